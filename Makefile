@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sbd: `make` builds sbd.ko against KDIR: the running kernel's build
+# directory when it has one, else the project's default guest kernel.
+# The module itself is described by the Kbuild file.
+
+KVER ?= $(shell uname -r)
+KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
+		    $(shell scripts/kernels.sh kdir 6.1 2>/dev/null))
+
+.PHONY: all modules clean install check demo shell bench
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel build directory: install linux-headers or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	rm -rf *.o *.ko *.mod *.mod.c .*.cmd modules.order Module.symvers .tmp_versions
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(notdir $(patsubst %/build,%,$(realpath $(KDIR))))

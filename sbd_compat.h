@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sbd kernel compatibility: the only place that knows kernels differ.
+ *
+ * Each difference is a feature, SBD_HAVE_*, detected from the kernel's
+ * headers: by the preprocessor where the kernel defines a macro, otherwise
+ * by Kbuild, which greps the headers (see the Kbuild file).
+ */
+#ifndef SBD_COMPAT_H
+#define SBD_COMPAT_H
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+
+/* 6.11: queue features (BLK_FEAT_*) replace most queue flags. */
+#ifdef BLK_FEAT_ROTATIONAL
+#define SBD_HAVE_BLK_FEAT
+#endif
+
+/* Until 6.14 a tag set asked for request merging with a flag. */
+#ifdef SBD_HAVE_SHOULD_MERGE
+#define SBD_MQ_F_MERGE		BLK_MQ_F_SHOULD_MERGE
+#else
+#define SBD_MQ_F_MERGE		0
+#endif
+
+/*
+ * 6.9: the queue limits are passed to blk_mq_alloc_disk().  Before that
+ * they were set one by one on the new queue.
+ */
+static inline struct gendisk *sbd_compat_alloc_disk(struct blk_mq_tag_set *set,
+						    struct queue_limits *lim,
+						    void *queuedata)
+{
+	struct gendisk *disk;
+
+#ifdef SBD_HAVE_QUEUE_LIMITS
+	disk = blk_mq_alloc_disk(set, lim, queuedata);
+#else
+	struct request_queue *q;
+
+	disk = blk_mq_alloc_disk(set, queuedata);
+	if (IS_ERR(disk))
+		return disk;
+	q = disk->queue;
+	blk_queue_logical_block_size(q, lim->logical_block_size);
+	blk_queue_physical_block_size(q, lim->physical_block_size);
+	blk_queue_max_hw_sectors(q, lim->max_hw_sectors);
+	blk_queue_max_segments(q, lim->max_segments);
+	blk_queue_max_discard_sectors(q, lim->max_hw_discard_sectors);
+	blk_queue_max_write_zeroes_sectors(q, lim->max_write_zeroes_sectors);
+	q->limits.discard_granularity = lim->discard_granularity;
+#endif
+#ifndef SBD_HAVE_BLK_FEAT
+	/* Without BLK_FEAT_ROTATIONAL a queue was rotational unless told. */
+	if (!IS_ERR(disk))
+		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+#endif
+	return disk;
+}
+
+/* 7.x: ->getgeo() is given the gendisk instead of a block_device. */
+int sbd_getgeo(struct gendisk *disk, struct hd_geometry *geo);
+#ifdef SBD_HAVE_GETGEO_GENDISK
+#define sbd_compat_getgeo	sbd_getgeo
+#else
+static inline int sbd_compat_getgeo(struct block_device *bdev,
+				    struct hd_geometry *geo)
+{
+	return sbd_getgeo(bdev->bd_disk, geo);
+}
+#endif
+
+#endif /* SBD_COMPAT_H */

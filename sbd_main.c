@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sbd: the simple block device.
+ *
+ * The classic "sbd" RAM disk of the 2.6 days, with its nsectors and
+ * hardsect_size parameters, rebuilt for blk-mq: a sparse RAM disk whose
+ * memory is allocated when a page is first written and given back on
+ * discard.  This file holds the module parameters and load/unload.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/overflow.h>
+#include <linux/rcupdate.h>
+
+#include "sbd.h"
+
+static unsigned long long nsectors = 131072;
+module_param(nsectors, ullong, 0444);
+MODULE_PARM_DESC(nsectors, "Logical blocks per disk (default 131072: 64 MiB with 512-byte blocks)");
+
+static int hardsect_size = SECTOR_SIZE;
+module_param(hardsect_size, int, 0444);
+MODULE_PARM_DESC(hardsect_size, "Logical block size in bytes: 512, 1024, 2048 or 4096, at most PAGE_SIZE (default 512)");
+
+static int ndevices = 1;
+module_param(ndevices, int, 0444);
+MODULE_PARM_DESC(ndevices, "Number of disks, sbd0 to sbdN-1: 1 to 256 (default 1)");
+
+static int max_part = 15;
+module_param(max_part, int, 0444);
+MODULE_PARM_DESC(max_part, "Partitions per disk: 0 (none) to 255 (default 15, i.e. 16 minors)");
+
+static int major_num;
+module_param(major_num, int, 0444);
+MODULE_PARM_DESC(major_num, "Block major number: 0 for a dynamic one (default), else 1 to 511");
+
+int sbd_major;
+unsigned int sbd_minors;
+static LIST_HEAD(sbd_devs);
+
+/* Disk sizes the block layer can address: capacity in bytes fits a loff_t. */
+#define SBD_MAX_BYTES	((u64)LLONG_MAX)
+
+static int __init sbd_check_params(void)
+{
+	u64 bytes;
+
+	if (hardsect_size < SBD_MIN_BLOCK_SIZE ||
+	    hardsect_size > SBD_MAX_BLOCK_SIZE ||
+	    hardsect_size > PAGE_SIZE || !is_power_of_2(hardsect_size)) {
+		pr_err("hardsect_size=%d is invalid: must be a power of two from %d to %lu\n",
+		       hardsect_size, SBD_MIN_BLOCK_SIZE,
+		       min_t(unsigned long, SBD_MAX_BLOCK_SIZE, PAGE_SIZE));
+		return -EINVAL;
+	}
+	if (!nsectors || check_mul_overflow((u64)nsectors, (u64)hardsect_size,
+					   &bytes) || bytes > SBD_MAX_BYTES) {
+		pr_err("nsectors=%llu is invalid: must be 1 to %llu blocks of %d bytes\n",
+		       nsectors, SBD_MAX_BYTES / hardsect_size, hardsect_size);
+		return -EINVAL;
+	}
+	if (ndevices < 1 || ndevices > SBD_MAX_DEVICES) {
+		pr_err("ndevices=%d is invalid: must be 1 to %d\n",
+		       ndevices, SBD_MAX_DEVICES);
+		return -EINVAL;
+	}
+	if (max_part < 0 || max_part > SBD_MAX_PART) {
+		pr_err("max_part=%d is invalid: must be 0 to %d\n",
+		       max_part, SBD_MAX_PART);
+		return -EINVAL;
+	}
+	if (major_num < 0 || major_num >= BLKDEV_MAJOR_MAX) {
+		pr_err("major_num=%d is invalid: must be 0 (dynamic) to %d\n",
+		       major_num, BLKDEV_MAJOR_MAX - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void sbd_destroy_all(void)
+{
+	struct sbd_dev *dev, *next;
+
+	list_for_each_entry_safe(dev, next, &sbd_devs, list) {
+		list_del(&dev->list);
+		sbd_dev_destroy(dev);
+	}
+}
+
+static int __init sbd_init(void)
+{
+	struct sbd_config config = {
+		.size		= nsectors * hardsect_size,
+		.block_size	= hardsect_size,
+		.nr_hw_queues	= nr_cpu_ids,
+		.queue_depth	= SBD_QUEUE_DEPTH,
+	};
+	int i, ret;
+
+	ret = sbd_check_params();
+	if (ret)
+		return ret;
+	/* Recomputed after the check: the initializer may have overflowed. */
+	config.size = nsectors * hardsect_size;
+	sbd_minors = max_part + 1;
+
+	ret = register_blkdev(major_num, SBD_NAME);
+	if (ret < 0) {
+		pr_err("cannot register block major %d: %d\n", major_num, ret);
+		return ret;
+	}
+	sbd_major = major_num ? major_num : ret;
+
+	for (i = 0; i < ndevices; i++) {
+		struct sbd_dev *dev = sbd_dev_create(i, &config);
+
+		if (IS_ERR(dev)) {
+			ret = PTR_ERR(dev);
+			pr_err("cannot create %s%d: %d\n", SBD_NAME, i, ret);
+			goto err_destroy;
+		}
+		list_add_tail(&dev->list, &sbd_devs);
+	}
+	pr_info("%d disk(s) of %llu bytes, block size %d, major %d\n",
+		ndevices, config.size, hardsect_size, sbd_major);
+	return 0;
+
+err_destroy:
+	sbd_destroy_all();
+	unregister_blkdev(sbd_major, SBD_NAME);
+	/* Discards may have queued page frees that call into this module. */
+	rcu_barrier();
+	return ret;
+}
+
+static void __exit sbd_exit(void)
+{
+	sbd_destroy_all();
+	unregister_blkdev(sbd_major, SBD_NAME);
+	rcu_barrier();
+}
+
+module_init(sbd_init);
+module_exit(sbd_exit);
+
+MODULE_DESCRIPTION("sbd: the simple block device, a sparse blk-mq RAM disk");
+MODULE_AUTHOR("The sbd developers");
+MODULE_LICENSE("GPL");

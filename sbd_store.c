@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sbd backing store: one page of memory per page of disk that has been
+ * written, nothing for the rest.
+ *
+ * Pages live in an xarray indexed by page number.  Lookups take no lock,
+ * only RCU; an insert uses the xarray's lock; a discarded page is freed
+ * through call_rcu(), so a reader that found it just before the discard
+ * still copies from valid memory.  Reads of missing pages return zeros.
+ */
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+
+#include "sbd.h"
+
+void sbd_store_init(struct sbd_store *store)
+{
+	xa_init(&store->pages);
+	atomic_long_set(&store->nr_pages, 0);
+}
+
+/* Frees every page; the disk is gone, so nothing can be reading them. */
+void sbd_store_destroy(struct sbd_store *store)
+{
+	struct page *page;
+	unsigned long idx;
+
+	xa_for_each(&store->pages, idx, page)
+		__free_page(page);
+	xa_destroy(&store->pages);
+	atomic_long_set(&store->nr_pages, 0);
+}
+
+static void sbd_store_free_rcu(struct rcu_head *head)
+{
+	__free_page(container_of(head, struct page, rcu_head));
+}
+
+/* Bytes from @pos to the end of its page, at most @len. */
+static unsigned int sbd_chunk(u64 pos, u64 len)
+{
+	return min_t(u64, len, PAGE_SIZE - offset_in_page(pos));
+}
+
+/*
+ * Gives a missing page its first data.  The new page is filled before it
+ * is published, so a concurrent reader sees either no page (zeros) or the
+ * written data, never stale memory.  Returns 0 once the data is in the
+ * store, -EEXIST if another writer inserted the page first (the caller
+ * copies into that one), or a negative errno.
+ */
+static int sbd_store_insert(struct sbd_store *store, pgoff_t idx,
+			    unsigned int off, const void *buf,
+			    unsigned int len, gfp_t gfp)
+{
+	struct page *page, *old;
+
+	/* A page only partly written must read back zeros elsewhere. */
+	if (len < PAGE_SIZE)
+		gfp |= __GFP_ZERO;
+	page = alloc_page(gfp | __GFP_HIGHMEM);
+	if (!page)
+		return -ENOMEM;
+	memcpy_to_page(page, off, buf, len);
+
+	old = xa_cmpxchg(&store->pages, idx, NULL, page, gfp);
+	if (!old) {
+		atomic_long_inc(&store->nr_pages);
+		return 0;
+	}
+	__free_page(page);
+	return xa_is_err(old) ? xa_err(old) : -EEXIST;
+}
+
+int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
+		    unsigned int len, gfp_t gfp)
+{
+	while (len) {
+		unsigned int chunk = sbd_chunk(pos, len);
+		unsigned int off = offset_in_page(pos);
+		pgoff_t idx = pos >> PAGE_SHIFT;
+		struct page *page;
+		int ret;
+
+		rcu_read_lock();
+		page = xa_load(&store->pages, idx);
+		if (page)
+			memcpy_to_page(page, off, buf, chunk);
+		rcu_read_unlock();
+
+		if (!page) {
+			/* Allocation may sleep: outside RCU. */
+			ret = sbd_store_insert(store, idx, off, buf, chunk, gfp);
+			if (ret == -EEXIST)
+				continue;	/* lost a race: copy into the winner's page */
+			if (ret)
+				return ret;
+		}
+		pos += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
+		    unsigned int len)
+{
+	while (len) {
+		unsigned int chunk = sbd_chunk(pos, len);
+		struct page *page;
+
+		rcu_read_lock();
+		page = xa_load(&store->pages, pos >> PAGE_SHIFT);
+		if (page)
+			memcpy_from_page(buf, page, offset_in_page(pos), chunk);
+		else
+			memset(buf, 0, chunk);
+		rcu_read_unlock();
+
+		pos += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+}
+
+/* Zeroes part of one page, if the page exists. */
+static void sbd_store_zero_partial(struct sbd_store *store, u64 pos,
+				   unsigned int len)
+{
+	struct page *page;
+
+	rcu_read_lock();
+	page = xa_load(&store->pages, pos >> PAGE_SHIFT);
+	if (page)
+		memzero_page(page, offset_in_page(pos), len);
+	rcu_read_unlock();
+}
+
+/*
+ * Gives pages @first..@last back to the system.  It visits only the pages
+ * that exist, so discarding a huge, mostly empty disk is quick.
+ */
+static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
+				 pgoff_t last)
+{
+	XA_STATE(xas, &store->pages, first);
+	struct page *page;
+
+	xas_lock(&xas);
+	xas_for_each(&xas, page, last) {
+		xas_store(&xas, NULL);
+		atomic_long_dec(&store->nr_pages);
+		call_rcu(&page->rcu_head, sbd_store_free_rcu);
+		if (need_resched()) {
+			xas_pause(&xas);
+			xas_unlock(&xas);
+			cond_resched();
+			xas_lock(&xas);
+		}
+	}
+	xas_unlock(&xas);
+}
+
+/*
+ * Discard and write-zeroes: whole pages go back to the system, the parts
+ * of pages at either end of the range are zeroed in place.
+ */
+void sbd_store_zero(struct sbd_store *store, u64 pos, u64 len)
+{
+	u64 end = pos + len;
+	u64 head_end = min(end, round_up(pos, PAGE_SIZE));
+	u64 tail_start;
+
+	if (head_end > pos) {
+		sbd_store_zero_partial(store, pos, head_end - pos);
+		pos = head_end;
+	}
+	tail_start = max(pos, round_down(end, PAGE_SIZE));
+	if (tail_start > pos)
+		sbd_store_free_range(store, pos >> PAGE_SHIFT,
+				     (tail_start >> PAGE_SHIFT) - 1);
+	if (end > tail_start)
+		sbd_store_zero_partial(store, tail_start, end - tail_start);
+}
