@@ -8,7 +8,11 @@ KVER ?= $(shell uname -r)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 		    $(shell scripts/kernels.sh kdir 6.1 2>/dev/null))
 
-.PHONY: all modules clean install check demo shell bench
+# Kernel lines for `make check` and the one for `make demo` / `make shell`.
+KERNELS ?= 6.1 6.12 7.2
+KERNEL ?= 6.1
+
+.PHONY: all modules clean install check demo shell
 
 all: modules
 
@@ -22,3 +26,13 @@ clean:
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(notdir $(patsubst %/build,%,$(realpath $(KDIR))))
+
+# The guest harness: see README.md.
+check:
+	KERNELS="$(KERNELS)" TESTS="$(TESTS)" scripts/check
+
+demo:
+	KERNEL=$(KERNEL) scripts/demo
+
+shell:
+	KERNEL=$(KERNEL) scripts/shell

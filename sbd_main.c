@@ -45,6 +45,7 @@ static LIST_HEAD(sbd_devs);
 
 static int __init sbd_check_params(void)
 {
+	bool overflow;
 	u64 bytes;
 
 	if (hardsect_size < SBD_MIN_BLOCK_SIZE ||
@@ -55,8 +56,8 @@ static int __init sbd_check_params(void)
 		       min_t(unsigned long, SBD_MAX_BLOCK_SIZE, PAGE_SIZE));
 		return -EINVAL;
 	}
-	if (!nsectors || check_mul_overflow((u64)nsectors, (u64)hardsect_size,
-					   &bytes) || bytes > SBD_MAX_BYTES) {
+	overflow = check_mul_overflow((u64)nsectors, (u64)hardsect_size, &bytes);
+	if (!nsectors || overflow || bytes > SBD_MAX_BYTES) {
 		pr_err("nsectors=%llu is invalid: must be 1 to %llu blocks of %d bytes\n",
 		       nsectors, SBD_MAX_BYTES / hardsect_size, hardsect_size);
 		return -EINVAL;

@@ -1,0 +1,89 @@
+#!/bin/bash
+# The demo's guest half: shows sbd working, step by step.  Run by
+# scripts/demo inside a guest; exits non-zero at the first step that fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ko=build/${SBD_LINE:?}/sbd.ko
+mnt=/tmp/sbd-demo
+n=0
+
+step() {
+	n=$((n + 1))
+	printf '\n\033[1m== %d. %s\033[0m\n' $n "$*"
+}
+
+show() {
+	echo "\$ $*"
+	"$@"
+}
+
+meminfo_free_mib() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 0.5
+	awk '/^MemFree:/ { printf "%d", $2 / 1024 }' /proc/meminfo
+}
+
+echo "sbd demo on Linux $(uname -r) (a QEMU guest; the host's root is shared read-only)"
+
+step "The module and its parameters"
+show modinfo -F description "$ko"
+show modinfo -F parm "$ko"
+
+step "Load it: 262144 blocks of 512 bytes, a 128 MiB disk"
+free0=$(meminfo_free_mib)
+show insmod "$ko" nsectors=262144 hardsect_size=512
+dmesg | grep 'sbd:' | tail -n 1
+
+step "The disk"
+show lsblk -o NAME,MAJ:MIN,SIZE,LOG-SEC,PHY-SEC,ROTA,DISC-GRAN,DISC-MAX /dev/sbd0
+free1=$(meminfo_free_mib)
+echo "memory used by the empty 128 MiB disk: $((free0 - free1)) MiB"
+
+step "The made-up geometry (HDIO_GETGEO): 4 heads, 16 sectors, capacity/64 cylinders"
+show sfdisk -g /dev/sbd0
+show build/helpers/sbd-getgeo /dev/sbd0
+
+step "Two partitions"
+printf 'label: dos\nsize=96MiB, type=83\ntype=c\n' | show sfdisk -q /dev/sbd0
+show lsblk -o NAME,START,SIZE,TYPE /dev/sbd0
+
+step "An ext4 filesystem on sbd0p1, filled with 40 MiB of files"
+show mkfs.ext4 -q -F /dev/sbd0p1
+mkdir -p $mnt
+show mount /dev/sbd0p1 $mnt
+for i in $(seq 1 10); do
+	head -c 4M /dev/urandom >$mnt/file$i
+done
+(cd $mnt && sha256sum file*) >/tmp/sbd-demo.sha256
+show df -h $mnt
+free2=$(meminfo_free_mib)
+echo "memory held by the disk now: $((free1 - free2)) MiB (only what was written)"
+
+step "Unmount, check, mount again, verify every checksum"
+show umount $mnt
+show e2fsck -f -n /dev/sbd0p1
+show mount /dev/sbd0p1 $mnt
+(cd $mnt && show sha256sum -c /tmp/sbd-demo.sha256)
+echo "-> while mounted, rmmod is refused:"
+if rmmod sbd 2>&1; then
+	echo "rmmod succeeded while mounted" >&2
+	exit 1
+fi
+show umount $mnt
+
+step "Discard the disk: its memory goes back"
+show blkdiscard /dev/sbd0
+sleep 1
+free3=$(meminfo_free_mib)
+echo "memory held after discard: $((free1 - free3)) MiB"
+
+step "Unload"
+show rmmod sbd
+[ ! -e /dev/sbd0 ] || { echo "/dev/sbd0 still there" >&2; exit 1; }
+echo "sbd0 is gone; dmesg has no warnings:"
+if dmesg | grep -E 'BUG:|WARNING:|Oops'; then
+	exit 1
+fi
+echo "(none)"
+printf '\n\033[1mdemo: all %d steps worked\033[0m\n' $n

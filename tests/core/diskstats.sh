@@ -1,0 +1,30 @@
+DESCRIPTION="I/O statistics in /proc/diskstats count reads, writes and discards exactly"
+
+requires() {
+	require_cmd blkdiscard
+}
+
+# stat_field N: field N of sbd0's line in /proc/diskstats (1-based, as in
+# Documentation/admin-guide/iostats.rst: 4 reads, 6 sectors read, 8 writes,
+# 10 sectors written, 15 discards, 17 sectors discarded).
+stat_field() {
+	awk -v f="$1" '$3 == "sbd0" { print $(f + 3) }' /proc/diskstats
+}
+
+test_main() {
+	local r0 w0 d0 rs0 ws0
+
+	sbd_load
+	r0=$(stat_field 1); rs0=$(stat_field 3)
+	w0=$(stat_field 5); ws0=$(stat_field 7)
+	d0=$(stat_field 12)
+	dd if=/dev/sbd0 of=/dev/null bs=4k count=10 iflag=direct status=none
+	dd if=/dev/zero of=/dev/sbd0 bs=4k count=5 oflag=direct status=none
+	blkdiscard -o 0 -l 65536 /dev/sbd0
+	expect_eq "reads completed" $(($(stat_field 1) - r0)) 10
+	expect_eq "sectors read" $(($(stat_field 3) - rs0)) 80
+	expect_eq "writes completed" $(($(stat_field 5) - w0)) 5
+	expect_eq "sectors written" $(($(stat_field 7) - ws0)) 40
+	expect_eq "discards completed" $(($(stat_field 12) - d0)) 1
+	expect_eq "sectors discarded" "$(stat_field 14)" 128
+}

@@ -1,0 +1,32 @@
+DESCRIPTION="loads with no parameters: one 64 MiB disk of 512-byte blocks, 16 minors, documented parameters"
+
+test_main() {
+	local p cpus
+
+	for p in nsectors hardsect_size ndevices max_part major_num; do
+		modinfo -F parm "$SBD_KO" | grep -q "^$p:." ||
+			fail "modinfo documents no parameter $p"
+	done
+	echo "ok: modinfo documents all five parameters"
+
+	sbd_load
+	[ -b /dev/sbd0 ] || fail "/dev/sbd0 is missing"
+	[ ! -e /sys/block/sbd1 ] || fail "sbd1 exists although ndevices=1"
+	grep -qE '^ *[0-9]+ sbd$' /proc/devices || fail "no sbd major in /proc/devices"
+	expect_eq "nsectors parameter" "$(cat /sys/module/sbd/parameters/nsectors)" 131072
+	expect_eq "size in bytes" "$(blockdev --getsize64 /dev/sbd0)" $((131072 * 512))
+	expect_eq "size in sectors (sysfs)" "$(cat /sys/block/sbd0/size)" 131072
+	expect_eq "logical block size" "$(blockdev --getss /dev/sbd0)" 512
+	expect_eq "physical block size" "$(blockdev --getpbsz /dev/sbd0)" 4096
+	expect_eq "rotational" "$(sysfs_q sbd0 rotational)" 0
+	expect_eq "minors" "$(cat /sys/block/sbd0/range)" 16
+	expect_eq "read-only" "$(blockdev --getro /dev/sbd0)" 0
+	cpus=$(getconf _NPROCESSORS_CONF)
+	expect_eq "hardware queues (one per CPU)" "$(ls /sys/block/sbd0/mq | wc -l)" "$cpus"
+	expect_eq "queue depth" "$(sysfs_q sbd0 nr_requests)" 128
+
+	sbd_unload
+	[ ! -e /sys/block/sbd0 ] || fail "sbd0 still exists after rmmod"
+	! grep -qE '^ *[0-9]+ sbd$' /proc/devices || fail "major still registered after rmmod"
+	echo "ok: unload removed the disk and the major"
+}

@@ -1,0 +1,27 @@
+DESCRIPTION="operations sbd does not do (secure erase, zone management) fail with EOPNOTSUPP/ENOTTY, data intact"
+
+requires() {
+	require_cmd blkdiscard blkzone
+}
+
+test_main() {
+	local pat=/tmp/sbd-pat err
+
+	sbd_load
+	make_pattern $pat 64
+	dd if=$pat of=/dev/sbd0 bs=64k oflag=direct status=none
+	expect_eq "zoned model" "$(sysfs_q sbd0 zoned)" none
+	if err=$(blkdiscard -s -o 0 -l 65536 /dev/sbd0 2>&1); then
+		fail "secure erase succeeded"
+	fi
+	case $err in
+	*"Operation not supported"*) echo "ok: secure erase: $err" ;;
+	*) fail "secure erase failed with '$err', expected 'Operation not supported'" ;;
+	esac
+	if err=$(blkzone reset /dev/sbd0 2>&1); then
+		fail "zone reset succeeded"
+	fi
+	echo "ok: zone reset refused: $err"
+	expect_eq "data after refused operations" "$(dev_sum /dev/sbd0 0 65536)" \
+		"$(sha256sum <$pat | cut -d' ' -f1)"
+}

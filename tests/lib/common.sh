@@ -1,0 +1,91 @@
+# shellcheck shell=bash
+# Helpers shared by every sbd test.  A test file sets DESCRIPTION, may
+# define requires() (calls skip when something is missing) and defines
+# test_main().  Tests run as root inside a guest, one bash process each,
+# with `set -euo pipefail`: any unexpected failure fails the test.
+
+SBD_ROOT=${SBD_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+SBD_KO=${SBD_KO:-$SBD_ROOT/build/${SBD_LINE:-6.1}/sbd.ko}
+SBD_HELPERS=${SBD_HELPERS:-$SBD_ROOT/build/helpers}
+SBD_MNT=/tmp/sbd-mnt
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# expect_eq WHAT ACTUAL EXPECTED
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"
+	echo "ok: $1 = $2"
+}
+
+# expect_range WHAT ACTUAL MIN MAX (integers, inclusive)
+expect_range() {
+	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+		fail "$1: got $2, expected $3..$4"
+	echo "ok: $1 = $2 (within $3..$4)"
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || skip "needs the command $c"
+	done
+}
+
+# Loads a module of the guest's kernel (ext4, vfat, brd...) from its tree.
+require_kmod() {
+	local m
+	for m in "$@"; do
+		modprobe -d "${SBD_MODDIR:-/}" "$m" 2>/dev/null ||
+			modprobe "$m" 2>/dev/null ||
+			skip "needs the kernel module $m"
+	done
+}
+
+sbd_load() {
+	insmod "$SBD_KO" "$@" || fail "insmod sbd $* failed"
+	echo "loaded sbd $*"
+}
+
+sbd_unload() {
+	rmmod sbd || fail "rmmod sbd failed"
+}
+
+sysfs_q() {
+	cat "/sys/block/$1/queue/$2"
+}
+
+# Kibibytes of free memory, after letting deferred page frees finish.
+mem_free_kib() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 0.2
+	awk '/^MemFree:/ { print $2 }' /proc/meminfo
+}
+
+# A file of random data to write and compare: make_pattern FILE KIB
+make_pattern() {
+	head -c "$(($2 * 1024))" /dev/urandom >"$1"
+}
+
+# Reads BYTES at OFFSET of DEV and prints their sha256: dev_sum DEV OFFSET BYTES
+dev_sum() {
+	dd if="$1" iflag=skip_bytes,count_bytes,direct bs=64k skip="$2" \
+		count="$3" status=none | sha256sum | cut -d' ' -f1
+}
+
+zeros_sum() {
+	head -c "$1" /dev/zero | sha256sum | cut -d' ' -f1
+}
+
+mount_fs() {
+	mkdir -p "$SBD_MNT"
+	mount "$@" "$SBD_MNT"
+}
