@@ -25,7 +25,7 @@ clean:
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(notdir $(patsubst %/build,%,$(realpath $(KDIR))))
+	depmod -a $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h)
 
 # The guest harness: see README.md.
 check:
