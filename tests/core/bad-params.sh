@@ -22,7 +22,7 @@ try_bad() {
 }
 
 test_main() {
-	local inval="Invalid argument"
+	local inval="Invalid parameters"	# kmod's words for EINVAL
 	local bs="must be a power of two from 512 to 4096"
 
 	try_bad "hardsect_size=0" "$inval" "hardsect_size=0 is invalid: $bs"
@@ -30,7 +30,7 @@ test_main() {
 	try_bad "hardsect_size=768" "$inval" "hardsect_size=768 is invalid: $bs"
 	try_bad "hardsect_size=8192" "$inval" "hardsect_size=8192 is invalid: $bs"
 	try_bad "hardsect_size=-512" "$inval" "hardsect_size=-512 is invalid: $bs"
-	try_bad "hardsect_size=abc" "$inval" "'abc' invalid for parameter 'hardsect_size'"
+	try_bad "hardsect_size=abc" "$inval" "abc' invalid for parameter"
 	try_bad "nsectors=0" "$inval" \
 		"nsectors=0 is invalid: must be 1 to 18014398509481983 blocks of 512 bytes"
 	try_bad "nsectors=4611686018427387904 hardsect_size=4096" "$inval" \

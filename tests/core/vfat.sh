@@ -2,7 +2,7 @@ DESCRIPTION="vfat on sbd0p2 next to ext4 on sbd0p1: both filled, remounted, fsck
 
 requires() {
 	require_cmd mkfs.vfat fsck.vfat mkfs.ext4 e2fsck
-	require_kmod ext4 vfat nls_cp437 nls_utf8 nls_iso8859-1
+	require_kmod ext4 vfat nls_cp437 nls_ascii nls_utf8 nls_iso8859-1
 }
 
 fill() {
