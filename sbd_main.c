@@ -12,7 +12,6 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
-#include <linux/rcupdate.h>
 
 #include "sbd.h"
 
@@ -131,8 +130,6 @@ static int __init sbd_init(void)
 err_destroy:
 	sbd_destroy_all();
 	unregister_blkdev(sbd_major, SBD_NAME);
-	/* Discards may have queued page frees that call into this module. */
-	rcu_barrier();
 	return ret;
 }
 
@@ -140,7 +137,6 @@ static void __exit sbd_exit(void)
 {
 	sbd_destroy_all();
 	unregister_blkdev(sbd_major, SBD_NAME);
-	rcu_barrier();
 }
 
 module_init(sbd_init);

@@ -4,9 +4,10 @@
  * written, nothing for the rest.
  *
  * Pages live in an xarray indexed by page number.  Lookups take no lock,
- * only RCU; an insert uses the xarray's lock; a discarded page is freed
- * through call_rcu(), so a reader that found it just before the discard
- * still copies from valid memory.  Reads of missing pages return zeros.
+ * only RCU; an insert uses the xarray's lock; discarded pages are freed
+ * after an RCU grace period, so a reader that found one just before the
+ * discard still copies from valid memory.  Reads of missing pages return
+ * zeros.
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -30,11 +31,6 @@ void sbd_store_destroy(struct sbd_store *store)
 		__free_page(page);
 	xa_destroy(&store->pages);
 	atomic_long_set(&store->nr_pages, 0);
-}
-
-static void sbd_store_free_rcu(struct rcu_head *head)
-{
-	__free_page(container_of(head, struct page, rcu_head));
 }
 
 /* Bytes from @pos to the end of its page, at most @len. */
@@ -140,19 +136,22 @@ static void sbd_store_zero_partial(struct sbd_store *store, u64 pos,
 
 /*
  * Gives pages @first..@last back to the system.  It visits only the pages
- * that exist, so discarding a huge, mostly empty disk is quick.
+ * that exist, so discarding a huge, mostly empty disk is quick.  The pages
+ * are unlinked first and freed together after one grace period: the
+ * memory is back when the discard completes, not some time later.
  */
 static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
 				 pgoff_t last)
 {
 	XA_STATE(xas, &store->pages, first);
-	struct page *page;
+	struct page *page, *next;
+	LIST_HEAD(freed);
 
 	xas_lock(&xas);
 	xas_for_each(&xas, page, last) {
 		xas_store(&xas, NULL);
 		atomic_long_dec(&store->nr_pages);
-		call_rcu(&page->rcu_head, sbd_store_free_rcu);
+		list_add(&page->lru, &freed);
 		if (need_resched()) {
 			xas_pause(&xas);
 			xas_unlock(&xas);
@@ -161,6 +160,12 @@ static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
 		}
 	}
 	xas_unlock(&xas);
+
+	if (list_empty(&freed))
+		return;
+	synchronize_rcu();	/* queue_rq may sleep: the tag set is BLOCKING */
+	list_for_each_entry_safe(page, next, &freed, lru)
+		__free_page(page);
 }
 
 /*

@@ -74,7 +74,6 @@ show umount $mnt
 
 step "Discard the disk: its memory goes back"
 show blkdiscard /dev/sbd0
-sleep 1
 free3=$(meminfo_free_mib)
 echo "memory held after discard: $((free1 - free3)) MiB"
 

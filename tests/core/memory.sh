@@ -1,7 +1,8 @@
 DESCRIPTION="memory: an empty 64 GiB disk costs nothing, writing N MiB costs N MiB, discard and unload give it back"
 
-# Kernel bookkeeping (xarray nodes, module, tag sets) is allowed this much.
-SLACK_KIB=4096
+# Kernel bookkeeping (xarray nodes, module, tag sets) and background noise
+# (lazy RCU frees elsewhere in the kernel) are allowed this much.
+SLACK_KIB=8192
 
 test_main() {
 	local m0 m1 m2 m3 m4 m5
@@ -24,7 +25,6 @@ test_main() {
 	expect_range "KiB used by rewriting the same 64 MiB" $((m2 - m3)) -$SLACK_KIB $SLACK_KIB
 
 	blkdiscard /dev/sbd0
-	sleep 1	# pages are freed after an RCU grace period
 	m4=$(mem_free_kib)
 	echo "after discarding: $((m4 - m3)) KiB returned"
 	expect_range "KiB returned by discard" $((m4 - m3)) $((65536 - SLACK_KIB)) $((65536 + SLACK_KIB))

@@ -62,12 +62,16 @@ sysfs_q() {
 	cat "/sys/block/$1/queue/$2"
 }
 
-# Kibibytes of free memory, after letting deferred page frees finish.
+# Kibibytes of free memory: MemFree from /proc/meminfo, plus the free pages
+# parked on the per-CPU lists (/proc/zoneinfo "count:"), which MemFree
+# leaves out and which otherwise make the figure jump by megabytes.
 mem_free_kib() {
+	local pcp
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep 0.2
-	awk '/^MemFree:/ { print $2 }' /proc/meminfo
+	pcp=$(awk '$1 == "count:" { n += $2 } END { print n + 0 }' /proc/zoneinfo)
+	awk -v pcp="$pcp" '/^MemFree:/ { print $2 + pcp * 4 }' /proc/meminfo
 }
 
 # A file of random data to write and compare: make_pattern FILE KIB
