@@ -17,11 +17,11 @@ show() {
 	"$@"
 }
 
+# mem_free_kib: the tests' measure of free memory.
+. tests/lib/common.sh
+
 meminfo_free_mib() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	sleep 0.5
-	awk '/^MemFree:/ { printf "%d", $2 / 1024 }' /proc/meminfo
+	echo $(($(mem_free_kib) / 1024))
 }
 
 echo "sbd demo on Linux $(uname -r) (a QEMU guest; the host's root is shared read-only)"
@@ -33,7 +33,7 @@ show modinfo -F parm "$ko"
 step "Load it: 262144 blocks of 512 bytes, a 128 MiB disk"
 free0=$(meminfo_free_mib)
 show insmod "$ko" nsectors=262144 hardsect_size=512
-dmesg | grep 'sbd:' | tail -n 1
+dmesg | grep -E 'sbd: [0-9]+ disk' | tail -n 1
 
 step "The disk"
 show lsblk -o NAME,MAJ:MIN,SIZE,LOG-SEC,PHY-SEC,ROTA,DISC-GRAN,DISC-MAX /dev/sbd0
@@ -50,6 +50,7 @@ show lsblk -o NAME,START,SIZE,TYPE /dev/sbd0
 
 step "An ext4 filesystem on sbd0p1, filled with 40 MiB of files"
 show mkfs.ext4 -q -F /dev/sbd0p1
+modprobe -d "$SBD_MODDIR" ext4	# the guest kernel's own module tree
 mkdir -p $mnt
 show mount /dev/sbd0p1 $mnt
 for i in $(seq 1 10); do
@@ -73,7 +74,7 @@ fi
 show umount $mnt
 
 step "Discard the disk: its memory goes back"
-show blkdiscard /dev/sbd0
+show blkdiscard -f /dev/sbd0
 free3=$(meminfo_free_mib)
 echo "memory held after discard: $((free1 - free3)) MiB"
 
