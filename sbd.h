@@ -12,6 +12,7 @@
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/list.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -53,6 +54,20 @@ static inline unsigned long sbd_store_nr_pages(struct sbd_store *store)
 	return atomic_long_read(&store->nr_pages);
 }
 
+/* Requests counted per disk, shown in /sys/block/sbdN/sbd/. */
+enum sbd_stat {
+	SBD_STAT_READS,
+	SBD_STAT_WRITES,
+	SBD_STAT_FLUSHES,
+	SBD_STAT_DISCARDS,
+	SBD_STAT_WRITE_ZEROES,
+	SBD_STAT_NR
+};
+
+struct sbd_stats {
+	u64			count[SBD_STAT_NR];
+};
+
 /* What a disk is made of; fixed once the disk exists. */
 struct sbd_config {
 	u64			size;		/* bytes */
@@ -67,8 +82,17 @@ struct sbd_dev {
 	struct gendisk		*disk;
 	struct blk_mq_tag_set	tag_set;
 	struct sbd_store	store;
+	struct sbd_stats __percpu *stats;
 	struct list_head	list;
 };
+
+/* Counted per CPU, so the I/O path shares no cache line between CPUs. */
+static inline void sbd_count(struct sbd_dev *dev, enum sbd_stat stat)
+{
+	this_cpu_inc(dev->stats->count[stat]);
+}
+
+u64 sbd_stat_read(struct sbd_dev *dev, enum sbd_stat stat);
 
 /* sbd_main.c: the module's global state. */
 extern int sbd_major;
@@ -78,6 +102,9 @@ extern unsigned int sbd_minors;
 struct sbd_dev *sbd_dev_create(int index, const struct sbd_config *config);
 void sbd_dev_destroy(struct sbd_dev *dev);
 void sbd_fill_geometry(u64 nr_sectors, struct hd_geometry *geo);
+
+/* sbd_sysfs.c */
+extern const struct attribute_group *sbd_disk_groups[];
 
 /* sbd_io.c */
 extern const struct blk_mq_ops sbd_mq_ops;

@@ -6,6 +6,7 @@
  * reference to the gendisk does (->free_disk).
  */
 #include <linux/hdreg.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 
 #include "sbd.h"
@@ -35,6 +36,7 @@ static void sbd_free_disk(struct gendisk *disk)
 	struct sbd_dev *dev = disk->private_data;
 
 	sbd_store_destroy(&dev->store);
+	free_percpu(dev->stats);
 	kfree(dev);
 }
 
@@ -81,10 +83,15 @@ struct sbd_dev *sbd_dev_create(int index, const struct sbd_config *config)
 	dev->index = index;
 	dev->config = *config;
 	sbd_store_init(&dev->store);
+	dev->stats = alloc_percpu(struct sbd_stats);
+	if (!dev->stats) {
+		ret = -ENOMEM;
+		goto err_free_dev;
+	}
 
 	ret = sbd_init_tag_set(dev);
 	if (ret)
-		goto err_free_dev;
+		goto err_free_stats;
 
 	disk = sbd_compat_alloc_disk(&dev->tag_set, &lim, dev);
 	if (IS_ERR(disk)) {
@@ -102,7 +109,7 @@ struct sbd_dev *sbd_dev_create(int index, const struct sbd_config *config)
 	snprintf(disk->disk_name, DISK_NAME_LEN, SBD_NAME "%d", index);
 	set_capacity(disk, config->size >> SECTOR_SHIFT);
 
-	ret = add_disk(disk);
+	ret = device_add_disk(NULL, disk, sbd_disk_groups);
 	if (ret)
 		goto err_put_disk;
 	return dev;
@@ -112,6 +119,8 @@ err_put_disk:
 	put_disk(disk);
 err_free_tag_set:
 	blk_mq_free_tag_set(&dev->tag_set);
+err_free_stats:
+	free_percpu(dev->stats);
 err_free_dev:
 	kfree(dev);
 	return ERR_PTR(ret);

@@ -56,14 +56,21 @@ static blk_status_t sbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
+		sbd_count(dev, SBD_STAT_READS);
+		sts = sbd_rw(dev, rq);
+		break;
 	case REQ_OP_WRITE:
+		sbd_count(dev, SBD_STAT_WRITES);
 		sts = sbd_rw(dev, rq);
 		break;
 	case REQ_OP_FLUSH:
+		sbd_count(dev, SBD_STAT_FLUSHES);
 		/* Nothing is cached: every completed write is already in memory. */
 		break;
 	case REQ_OP_DISCARD:
 	case REQ_OP_WRITE_ZEROES:
+		sbd_count(dev, req_op(rq) == REQ_OP_DISCARD ?
+			  SBD_STAT_DISCARDS : SBD_STAT_WRITE_ZEROES);
 		sbd_store_zero(&dev->store, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
 			       blk_rq_bytes(rq));
 		break;

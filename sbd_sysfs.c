@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sbd per-disk sysfs: /sys/block/sbdN/sbd/ shows the memory a disk holds
+ * and how many requests of each kind it has served, for every disk.
+ */
+#include <linux/device.h>
+#include <linux/percpu.h>
+#include <linux/sysfs.h>
+
+#include "sbd.h"
+
+u64 sbd_stat_read(struct sbd_dev *dev, enum sbd_stat stat)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(dev->stats, cpu)->count[stat];
+	return sum;
+}
+
+static struct sbd_dev *sbd_dev_of(struct device *d)
+{
+	return dev_to_disk(d)->private_data;
+}
+
+static ssize_t nr_pages_show(struct device *d, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", sbd_store_nr_pages(&sbd_dev_of(d)->store));
+}
+static DEVICE_ATTR_RO(nr_pages);
+
+static ssize_t mem_bytes_show(struct device *d, struct device_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  (u64)sbd_store_nr_pages(&sbd_dev_of(d)->store) << PAGE_SHIFT);
+}
+static DEVICE_ATTR_RO(mem_bytes);
+
+/* One read-only attribute per request counter. */
+#define SBD_STAT_ATTR(_name, _stat)					\
+static ssize_t _name##_show(struct device *d,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%llu\n",				\
+			  sbd_stat_read(sbd_dev_of(d), _stat));		\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+SBD_STAT_ATTR(reads, SBD_STAT_READS);
+SBD_STAT_ATTR(writes, SBD_STAT_WRITES);
+SBD_STAT_ATTR(flushes, SBD_STAT_FLUSHES);
+SBD_STAT_ATTR(discards, SBD_STAT_DISCARDS);
+SBD_STAT_ATTR(write_zeroes, SBD_STAT_WRITE_ZEROES);
+
+static struct attribute *sbd_disk_attrs[] = {
+	&dev_attr_nr_pages.attr,
+	&dev_attr_mem_bytes.attr,
+	&dev_attr_reads.attr,
+	&dev_attr_writes.attr,
+	&dev_attr_flushes.attr,
+	&dev_attr_discards.attr,
+	&dev_attr_write_zeroes.attr,
+	NULL,
+};
+
+static const struct attribute_group sbd_disk_group = {
+	.name	= SBD_NAME,
+	.attrs	= sbd_disk_attrs,
+};
+
+const struct attribute_group *sbd_disk_groups[] = {
+	&sbd_disk_group,
+	NULL,
+};
