@@ -9,6 +9,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
@@ -39,8 +40,11 @@ int sbd_major;
 unsigned int sbd_minors;
 static LIST_HEAD(sbd_devs);
 
-/* Disk sizes the block layer can address: capacity in bytes fits a loff_t. */
-#define SBD_MAX_BYTES	((u64)LLONG_MAX)
+/*
+ * The largest disk: its size in bytes fits a loff_t and its page numbers
+ * fit the store's pgoff_t index (the tighter limit on 32-bit kernels).
+ */
+#define SBD_MAX_BYTES	((u64)MAX_LFS_FILESIZE)
 
 static int __init sbd_check_params(void)
 {

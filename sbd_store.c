@@ -52,19 +52,23 @@ static int sbd_store_insert(struct sbd_store *store, pgoff_t idx,
 {
 	struct page *page, *old;
 
-	/* A page only partly written must read back zeros elsewhere. */
-	if (len < PAGE_SIZE)
-		gfp |= __GFP_ZERO;
-	page = alloc_page(gfp | __GFP_HIGHMEM);
+	/*
+	 * A page only partly written must read back zeros elsewhere.  Only
+	 * the page is zeroed: the xarray's node cache has a constructor and
+	 * must not be given __GFP_ZERO.
+	 */
+	page = alloc_page(gfp | __GFP_HIGHMEM |
+			  (len < PAGE_SIZE ? __GFP_ZERO : 0));
 	if (!page)
 		return -ENOMEM;
 	memcpy_to_page(page, off, buf, len);
 
+	/* Counted before it is visible, so a discard never counts below 0. */
+	atomic_long_inc(&store->nr_pages);
 	old = xa_cmpxchg(&store->pages, idx, NULL, page, gfp);
-	if (!old) {
-		atomic_long_inc(&store->nr_pages);
+	if (!old)
 		return 0;
-	}
+	atomic_long_dec(&store->nr_pages);
 	__free_page(page);
 	return xa_is_err(old) ? xa_err(old) : -EEXIST;
 }
