@@ -1,7 +1,7 @@
 DESCRIPTION="per-disk sysfs counters: requests of each kind and the memory held, exactly"
 
 requires() {
-	[ -x "$SBD_HELPERS/sbd-blkrange" ] || skip "needs $SBD_HELPERS/sbd-blkrange (make -C tests/helpers)"
+	require_helper sbd-blkrange
 }
 
 stat() {

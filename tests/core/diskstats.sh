@@ -2,7 +2,7 @@ DESCRIPTION="I/O statistics in /proc/diskstats count reads, writes and discards 
 
 requires() {
 	# blkdiscard(8) reads the disk to look for signatures: use the ioctl.
-	[ -x "$SBD_HELPERS/sbd-blkrange" ] || skip "needs $SBD_HELPERS/sbd-blkrange (make -C tests/helpers)"
+	require_helper sbd-blkrange
 }
 
 # stat_field N: field N of sbd0's line in /proc/diskstats (1-based, as in

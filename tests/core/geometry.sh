@@ -1,7 +1,7 @@
 DESCRIPTION="HDIO_GETGEO: 4 heads, 16 sectors, capacity/64 cylinders clamped to 65535"
 
 requires() {
-	[ -x "$SBD_HELPERS/sbd-getgeo" ] || skip "needs $SBD_HELPERS/sbd-getgeo (make -C tests/helpers)"
+	require_helper sbd-getgeo
 }
 
 test_main() {

@@ -1,7 +1,7 @@
 DESCRIPTION="I/O at or past the end fails and changes nothing; the last block still works"
 
 requires() {
-	[ -x "$SBD_HELPERS/sbd-blkrange" ] || skip "needs $SBD_HELPERS/sbd-blkrange (make -C tests/helpers)"
+	require_helper sbd-blkrange
 }
 
 test_main() {

@@ -2,7 +2,7 @@ DESCRIPTION="operations sbd does not do (secure erase, zone management) fail wit
 
 requires() {
 	require_cmd blkzone
-	[ -x "$SBD_HELPERS/sbd-blkrange" ] || skip "needs $SBD_HELPERS/sbd-blkrange (make -C tests/helpers)"
+	require_helper sbd-blkrange
 }
 
 test_main() {

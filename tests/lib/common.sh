@@ -39,6 +39,11 @@ require_cmd() {
 	done
 }
 
+# Needs one of the small programs of tests/helpers, built on the host.
+require_helper() {
+	[ -x "$SBD_HELPERS/$1" ] || skip "needs $SBD_HELPERS/$1 (make -C tests/helpers)"
+}
+
 # Loads a module of the guest's kernel (ext4, vfat, brd...) from its tree.
 require_kmod() {
 	local m
