@@ -56,11 +56,9 @@ static blk_status_t sbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
-		sbd_count(dev, SBD_STAT_READS);
-		sts = sbd_rw(dev, rq);
-		break;
 	case REQ_OP_WRITE:
-		sbd_count(dev, SBD_STAT_WRITES);
+		sbd_count(dev, req_op(rq) == REQ_OP_READ ?
+			  SBD_STAT_READS : SBD_STAT_WRITES);
 		sts = sbd_rw(dev, rq);
 		break;
 	case REQ_OP_FLUSH:

@@ -7,7 +7,7 @@ requires() {
 # expect_file_at WHAT FILE OFFSET: the disk holds FILE at OFFSET.
 expect_file_at() {
 	expect_eq "$1" "$(dev_sum /dev/sbd0 "$3" "$(stat -c %s "$2")")" \
-		"$(sha256sum <"$2" | cut -d' ' -f1)"
+		"$(file_sum "$2")"
 }
 
 test_main() {

@@ -19,8 +19,8 @@ test_main() {
 	make_pattern $p2 1024
 	dd if=$p1 of=/dev/sbd0p1 bs=64k oflag=direct status=none
 	dd if=$p2 of=/dev/sbd0p2 bs=64k oflag=direct status=none
-	s1=$(sha256sum <$p1 | cut -d' ' -f1)
-	s2=$(sha256sum <$p2 | cut -d' ' -f1)
+	s1=$(file_sum $p1)
+	s2=$(file_sum $p2)
 	expect_eq "p1 data via the partition" "$(dev_sum /dev/sbd0p1 0 1048576)" "$s1"
 	expect_eq "p1 data via the disk" "$(dev_sum /dev/sbd0 $((2048 * 512)) 1048576)" "$s1"
 	expect_eq "p2 data via the disk" "$(dev_sum /dev/sbd0 $((67584 * 512)) 1048576)" "$s2"

@@ -90,6 +90,10 @@ dev_sum() {
 		count="$3" status=none | sha256sum | cut -d' ' -f1
 }
 
+file_sum() {
+	sha256sum <"$1" | cut -d' ' -f1
+}
+
 zeros_sum() {
 	head -c "$1" /dev/zero | sha256sum | cut -d' ' -f1
 }
