@@ -59,6 +59,22 @@ static inline struct gendisk *sbd_compat_alloc_disk(struct blk_mq_tag_set *set,
 	return disk;
 }
 
+/*
+ * Waits until every request already issued to @q has completed.  Since
+ * 6.14 freezing a queue also enters a no-I/O allocation scope, which the
+ * _nomemsave variants leave out; nothing here allocates.
+ */
+static inline void sbd_compat_drain_queue(struct request_queue *q)
+{
+#ifdef SBD_HAVE_FREEZE_NOMEMSAVE
+	blk_mq_freeze_queue_nomemsave(q);
+	blk_mq_unfreeze_queue_nomemrestore(q);
+#else
+	blk_mq_freeze_queue(q);
+	blk_mq_unfreeze_queue(q);
+#endif
+}
+
 /* 7.x: ->getgeo() is given the gendisk instead of a block_device. */
 int sbd_getgeo(struct gendisk *disk, struct hd_geometry *geo);
 #ifdef SBD_HAVE_GETGEO_GENDISK

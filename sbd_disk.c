@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sbd disk lifecycle: a disk is a tag set, a gendisk and a backing store.
- * sbd_dev_create() builds all three and undoes its work on any failure;
- * sbd_dev_destroy() removes the disk, and the memory goes when the last
- * reference to the gendisk does (->free_disk).
+ * sbd disk lifecycle.  A disk (struct sbd_dev) is its configuration and
+ * backing store, which live as long as the disk is defined, plus a tag set
+ * and a gendisk, which exist only while it is powered on.  Powering off
+ * keeps the data; the memory goes with the last reference to the sbd_dev.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/hdreg.h>
+#include <linux/idr.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 
@@ -31,13 +34,55 @@ int sbd_getgeo(struct gendisk *disk, struct hd_geometry *geo)
 	return 0;
 }
 
-static void sbd_free_disk(struct gendisk *disk)
+/* Disk numbers, N of sbdN, shared by parameter and runtime disks. */
+static DEFINE_IDA(sbd_indexes);
+
+const char *sbd_dev_name(struct sbd_dev *dev)
 {
-	struct sbd_dev *dev = disk->private_data;
+	if (dev->group.cg_item.ci_name)
+		return config_item_name(&dev->group.cg_item);
+	return dev->disk ? dev->disk->disk_name : SBD_NAME;
+}
+
+struct sbd_dev *sbd_dev_alloc(const struct sbd_config *config)
+{
+	struct sbd_dev *dev;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return NULL;
+	dev->stats = alloc_percpu(struct sbd_stats);
+	if (!dev->stats) {
+		kfree(dev);
+		return NULL;
+	}
+	kref_init(&dev->ref);
+	mutex_init(&dev->lock);
+	dev->config = *config;
+	dev->index = -1;
+	sbd_store_init(&dev->store);
+	return dev;
+}
+
+static void sbd_dev_release(struct kref *ref)
+{
+	struct sbd_dev *dev = container_of(ref, struct sbd_dev, ref);
 
 	sbd_store_destroy(&dev->store);
 	free_percpu(dev->stats);
+	mutex_destroy(&dev->lock);
 	kfree(dev);
+}
+
+void sbd_dev_put(struct sbd_dev *dev)
+{
+	kref_put(&dev->ref, sbd_dev_release);
+}
+
+/* The last reference to a gendisk drops its reference to the sbd_dev. */
+static void sbd_free_disk(struct gendisk *disk)
+{
+	sbd_dev_put(disk->private_data);
 }
 
 static const struct block_device_operations sbd_fops = {
@@ -46,12 +91,24 @@ static const struct block_device_operations sbd_fops = {
 	.free_disk	= sbd_free_disk,
 };
 
+/* Every attribute is checked when written, against the others too. */
+static int sbd_check_size(struct sbd_dev *dev, u64 size)
+{
+	if (!size || size % dev->config.logical_block_size) {
+		pr_warn("%s: size=%llu is invalid: must be a non-zero multiple of logical_block_size=%llu\n",
+			sbd_dev_name(dev), size, dev->config.logical_block_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int sbd_init_tag_set(struct sbd_dev *dev)
 {
 	struct blk_mq_tag_set *set = &dev->tag_set;
 
+	memset(set, 0, sizeof(*set));
 	set->ops = &sbd_mq_ops;
-	set->nr_hw_queues = dev->config.nr_hw_queues;
+	set->nr_hw_queues = dev->config.hw_queues;
 	set->queue_depth = dev->config.queue_depth;
 	set->numa_node = NUMA_NO_NODE;
 	/* BLOCKING: the first write to a page allocates it with GFP_NOIO. */
@@ -60,82 +117,135 @@ static int sbd_init_tag_set(struct sbd_dev *dev)
 	return blk_mq_alloc_tag_set(set);
 }
 
-struct sbd_dev *sbd_dev_create(int index, const struct sbd_config *config)
+static struct gendisk *sbd_alloc_disk(struct sbd_dev *dev)
 {
+	const struct sbd_config *c = &dev->config;
 	struct queue_limits lim = {
-		.logical_block_size	= config->block_size,
-		/* Whole pages are what the store allocates and frees. */
-		.physical_block_size	= max_t(unsigned int, config->block_size,
-						PAGE_SIZE),
+		.logical_block_size	= c->logical_block_size,
+		.physical_block_size	= c->physical_block_size,
 		.max_hw_sectors		= SBD_MAX_HW_SECTORS,
 		.max_segments		= SBD_MAX_HW_SECTORS >> PAGE_SECTORS_SHIFT,
-		.max_hw_discard_sectors	= UINT_MAX >> SECTOR_SHIFT,
 		.max_write_zeroes_sectors = UINT_MAX >> SECTOR_SHIFT,
-		.discard_granularity	= PAGE_SIZE,
 	};
-	struct gendisk *disk;
-	struct sbd_dev *dev;
-	int ret;
 
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
-		return ERR_PTR(-ENOMEM);
-	dev->index = index;
-	dev->config = *config;
-	sbd_store_init(&dev->store);
-	dev->stats = alloc_percpu(struct sbd_stats);
-	if (!dev->stats) {
-		ret = -ENOMEM;
-		goto err_free_dev;
+	if (c->discard) {
+		lim.max_hw_discard_sectors = UINT_MAX >> SECTOR_SHIFT;
+		/* Whole pages are what the store allocates and frees. */
+		lim.discard_granularity = PAGE_SIZE;
 	}
+	return sbd_compat_alloc_disk(&dev->tag_set, &lim, dev);
+}
 
+/*
+ * Creates the block device from the configuration.  Called with dev->lock
+ * held; undoes everything on failure.
+ */
+int sbd_dev_power_on(struct sbd_dev *dev)
+{
+	struct gendisk *disk;
+	int index, ret;
+
+	lockdep_assert_held(&dev->lock);
+	if (dev->disk)
+		return 0;
+
+	/* Each disk owns sbd_minors minors, whatever it uses of them. */
+	index = ida_alloc_max(&sbd_indexes, (MINORMASK + 1) / sbd_minors - 1,
+			      GFP_KERNEL);
+	if (index < 0)
+		return index;
 	ret = sbd_init_tag_set(dev);
 	if (ret)
-		goto err_free_stats;
-
-	disk = sbd_compat_alloc_disk(&dev->tag_set, &lim, dev);
+		goto err_free_index;
+	disk = sbd_alloc_disk(dev);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
 		goto err_free_tag_set;
 	}
-	dev->disk = disk;
 	disk->major = sbd_major;
 	disk->first_minor = index * sbd_minors;
-	disk->minors = sbd_minors;
-	if (sbd_minors == 1)
+	disk->minors = dev->config.partitions + 1;
+	if (!dev->config.partitions)
 		disk->flags |= GENHD_FL_NO_PART;
 	disk->fops = &sbd_fops;
 	disk->private_data = dev;
 	snprintf(disk->disk_name, DISK_NAME_LEN, SBD_NAME "%d", index);
-	set_capacity(disk, config->size >> SECTOR_SHIFT);
+	set_capacity(disk, dev->config.size >> SECTOR_SHIFT);
 
+	/* Set first: the partition scan in device_add_disk() does I/O. */
+	dev->index = index;
+	dev->disk = disk;
 	ret = device_add_disk(NULL, disk, sbd_disk_groups);
 	if (ret)
 		goto err_put_disk;
-	return dev;
+	/* Added, so ->free_disk will run, and drops this reference. */
+	kref_get(&dev->ref);
+	/* Only now: the change is announced on the disk's device. */
+	set_disk_ro(disk, dev->config.read_only);
+	return 0;
 
 err_put_disk:
-	/* Never added, so ->free_disk will not run: free by hand below. */
+	dev->disk = NULL;
+	dev->index = -1;
 	put_disk(disk);
 err_free_tag_set:
 	blk_mq_free_tag_set(&dev->tag_set);
-err_free_stats:
-	free_percpu(dev->stats);
-err_free_dev:
-	kfree(dev);
-	return ERR_PTR(ret);
+err_free_index:
+	ida_free(&sbd_indexes, index);
+	return ret;
 }
 
 /*
- * Removes the disk.  Once del_gendisk() returns no request is in flight
- * and none can start, so the tag set can go; the store and @dev go with
- * the last reference to the gendisk, which may outlive this call.
+ * Removes the block device and keeps the data.  Once del_gendisk() returns
+ * no request is in flight and none can start, so the tag set can go; the
+ * gendisk itself may live on while someone still has it open.
  */
-void sbd_dev_destroy(struct sbd_dev *dev)
+void sbd_dev_power_off(struct sbd_dev *dev)
 {
 	struct gendisk *disk = dev->disk;
 
+	lockdep_assert_held(&dev->lock);
+	if (!disk)
+		return;
 	del_gendisk(disk);
 	blk_mq_free_tag_set(&dev->tag_set);
+	ida_free(&sbd_indexes, dev->index);
+	dev->disk = NULL;
+	dev->index = -1;
 	put_disk(disk);
+}
+
+/*
+ * Resize, with dev->lock held, powered on or not.  Data below the new size
+ * stays.  A shrink first publishes the new capacity, then waits for the
+ * requests that were checked against the old one, and only then frees
+ * what lies beyond: nothing can write there again, and a later grow reads
+ * zeros there.
+ */
+int sbd_dev_resize(struct sbd_dev *dev, u64 size)
+{
+	lockdep_assert_held(&dev->lock);
+	if (sbd_check_size(dev, size))
+		return -EINVAL;
+	if (dev->disk)
+		set_capacity_and_notify(dev->disk, size >> SECTOR_SHIFT);
+	if (size < dev->config.size) {
+		if (dev->disk)
+			sbd_compat_drain_queue(dev->disk->queue);
+		sbd_store_truncate(&dev->store, size);
+	}
+	return 0;
+}
+
+/*
+ * The block layer refuses to open a read-only disk for writing, but does
+ * not fail writes from those who opened it before; queue_rq does that.
+ */
+int sbd_dev_set_read_only(struct sbd_dev *dev, u64 read_only)
+{
+	lockdep_assert_held(&dev->lock);
+	WRITE_ONCE(dev->config.read_only, read_only);
+	if (dev->disk)
+		set_disk_ro(dev->disk, read_only);
+	return 0;
 }

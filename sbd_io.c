@@ -53,6 +53,11 @@ static blk_status_t sbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 		sts = BLK_STS_IOERR;
 		goto out;
 	}
+	/* Flushes are not writes; everything else that is fails. */
+	if (op_is_write(req_op(rq)) && READ_ONCE(dev->config.read_only)) {
+		sts = BLK_STS_IOERR;
+		goto out;
+	}
 
 	switch (req_op(rq)) {
 	case REQ_OP_READ:

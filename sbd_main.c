@@ -5,7 +5,9 @@
  * The classic "sbd" RAM disk of the 2.6 days, with its nsectors and
  * hardsect_size parameters, rebuilt for blk-mq: a sparse RAM disk whose
  * memory is allocated when a page is first written and given back on
- * discard.  This file holds the module parameters and load/unload.
+ * discard.  This file holds the module parameters and load/unload.  The
+ * parameters make the disks that exist at load time; configfs makes more
+ * at runtime (sbd_configfs.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,7 +28,7 @@ MODULE_PARM_DESC(hardsect_size, "Logical block size in bytes: 512, 1024, 2048 or
 
 static int ndevices = 1;
 module_param(ndevices, int, 0444);
-MODULE_PARM_DESC(ndevices, "Number of disks, sbd0 to sbdN-1: 1 to 256 (default 1)");
+MODULE_PARM_DESC(ndevices, "Number of disks made at load time, sbd0 to sbdN-1: 0 to 256 (default 1)");
 
 static int max_part = 15;
 module_param(max_part, int, 0444);
@@ -38,13 +40,8 @@ MODULE_PARM_DESC(major_num, "Block major number: 0 for a dynamic one (default), 
 
 int sbd_major;
 unsigned int sbd_minors;
+/* The disks made from the parameters; configfs owns the others. */
 static LIST_HEAD(sbd_devs);
-
-/*
- * The largest disk: its size in bytes fits a loff_t and its page numbers
- * fit the store's pgoff_t index (the tighter limit on 32-bit kernels).
- */
-#define SBD_MAX_BYTES	((u64)MAX_LFS_FILESIZE)
 
 static int __init sbd_check_params(void)
 {
@@ -65,8 +62,8 @@ static int __init sbd_check_params(void)
 		       nsectors, SBD_MAX_BYTES / hardsect_size, hardsect_size);
 		return -EINVAL;
 	}
-	if (ndevices < 1 || ndevices > SBD_MAX_DEVICES) {
-		pr_err("ndevices=%d is invalid: must be 1 to %d\n",
+	if (ndevices < 0 || ndevices > SBD_MAX_DEVICES) {
+		pr_err("ndevices=%d is invalid: must be 0 to %d\n",
 		       ndevices, SBD_MAX_DEVICES);
 		return -EINVAL;
 	}
@@ -89,25 +86,53 @@ static void sbd_destroy_all(void)
 
 	list_for_each_entry_safe(dev, next, &sbd_devs, list) {
 		list_del(&dev->list);
-		sbd_dev_destroy(dev);
+		mutex_lock(&dev->lock);
+		sbd_dev_power_off(dev);
+		mutex_unlock(&dev->lock);
+		sbd_dev_put(dev);
 	}
+}
+
+static int __init sbd_create_param_disks(void)
+{
+	struct sbd_config config = {
+		.size			= nsectors * hardsect_size,
+		.logical_block_size	= hardsect_size,
+		/* Whole pages are what the store allocates and frees. */
+		.physical_block_size	= max_t(unsigned int, hardsect_size,
+						PAGE_SIZE),
+		.hw_queues		= nr_cpu_ids,
+		.queue_depth		= SBD_QUEUE_DEPTH,
+		.partitions		= max_part,
+		.discard		= 1,
+	};
+	int i, ret;
+
+	for (i = 0; i < ndevices; i++) {
+		struct sbd_dev *dev = sbd_dev_alloc(&config);
+
+		if (!dev)
+			return -ENOMEM;
+		mutex_lock(&dev->lock);
+		ret = sbd_dev_power_on(dev);
+		mutex_unlock(&dev->lock);
+		if (ret) {
+			pr_err("cannot create %s%d: %d\n", SBD_NAME, i, ret);
+			sbd_dev_put(dev);
+			return ret;
+		}
+		list_add_tail(&dev->list, &sbd_devs);
+	}
+	return 0;
 }
 
 static int __init sbd_init(void)
 {
-	struct sbd_config config = {
-		.size		= nsectors * hardsect_size,
-		.block_size	= hardsect_size,
-		.nr_hw_queues	= nr_cpu_ids,
-		.queue_depth	= SBD_QUEUE_DEPTH,
-	};
-	int i, ret;
+	int ret;
 
 	ret = sbd_check_params();
 	if (ret)
 		return ret;
-	/* Recomputed after the check: the initializer may have overflowed. */
-	config.size = nsectors * hardsect_size;
 	sbd_minors = max_part + 1;
 
 	ret = register_blkdev(major_num, SBD_NAME);
@@ -117,18 +142,14 @@ static int __init sbd_init(void)
 	}
 	sbd_major = major_num ? major_num : ret;
 
-	for (i = 0; i < ndevices; i++) {
-		struct sbd_dev *dev = sbd_dev_create(i, &config);
-
-		if (IS_ERR(dev)) {
-			ret = PTR_ERR(dev);
-			pr_err("cannot create %s%d: %d\n", SBD_NAME, i, ret);
-			goto err_destroy;
-		}
-		list_add_tail(&dev->list, &sbd_devs);
-	}
+	ret = sbd_create_param_disks();
+	if (ret)
+		goto err_destroy;
+	ret = sbd_configfs_init();
+	if (ret)
+		goto err_destroy;
 	pr_info("%d disk(s) of %llu bytes, block size %d, major %d\n",
-		ndevices, config.size, hardsect_size, sbd_major);
+		ndevices, nsectors * hardsect_size, hardsect_size, sbd_major);
 	return 0;
 
 err_destroy:
@@ -137,8 +158,10 @@ err_destroy:
 	return ret;
 }
 
+/* configfs holds a module reference per runtime disk: none is left. */
 static void __exit sbd_exit(void)
 {
+	sbd_configfs_exit();
 	sbd_destroy_all();
 	unregister_blkdev(sbd_major, SBD_NAME);
 }

@@ -193,3 +193,13 @@ void sbd_store_zero(struct sbd_store *store, u64 pos, u64 len)
 	if (end > tail_start)
 		sbd_store_zero_partial(store, tail_start, end - tail_start);
 }
+
+/* A shrink: everything from @size on goes, the part-page at @size zeroed. */
+void sbd_store_truncate(struct sbd_store *store, u64 size)
+{
+	u64 head_end = round_up(size, PAGE_SIZE);
+
+	if (head_end > size)
+		sbd_store_zero_partial(store, size, head_end - size);
+	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX);
+}

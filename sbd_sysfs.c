@@ -24,6 +24,17 @@ static struct sbd_dev *sbd_dev_of(struct device *d)
 	return dev_to_disk(d)->private_data;
 }
 
+/* The configfs item that made the disk; empty for parameter disks. */
+static ssize_t name_show(struct device *d, struct device_attribute *attr,
+			 char *buf)
+{
+	struct sbd_dev *dev = sbd_dev_of(d);
+
+	return sysfs_emit(buf, "%s\n", dev->group.cg_item.ci_name ?
+			  config_item_name(&dev->group.cg_item) : "");
+}
+static DEVICE_ATTR_RO(name);
+
 static ssize_t nr_pages_show(struct device *d, struct device_attribute *attr,
 			     char *buf)
 {
@@ -56,6 +67,7 @@ SBD_STAT_ATTR(discards, SBD_STAT_DISCARDS);
 SBD_STAT_ATTR(write_zeroes, SBD_STAT_WRITE_ZEROES);
 
 static struct attribute *sbd_disk_attrs[] = {
+	&dev_attr_name.attr,
 	&dev_attr_nr_pages.attr,
 	&dev_attr_mem_bytes.attr,
 	&dev_attr_reads.attr,

@@ -32,6 +32,7 @@ show modinfo -F parm "$ko"
 
 step "Load it: 262144 blocks of 512 bytes, a 128 MiB disk"
 free0=$(meminfo_free_mib)
+sbd_deps	# configfs, which sbd uses for runtime disks
 show insmod "$ko" nsectors=262144 hardsect_size=512
 dmesg | grep -E 'sbd: [0-9]+ disk' | tail -n 1
 

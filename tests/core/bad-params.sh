@@ -23,6 +23,8 @@ try_bad() {
 
 test_main() {
 	local inval="Invalid parameters"	# kmod's words for EINVAL
+
+	sbd_deps
 	local bs="must be a power of two from 512 to 4096"
 
 	try_bad "hardsect_size=0" "$inval" "hardsect_size=0 is invalid: $bs"
@@ -37,9 +39,8 @@ test_main() {
 		"nsectors=4611686018427387904 is invalid: must be 1 to 2251799813685247 blocks of 4096 bytes"
 	try_bad "nsectors=18014398509481984" "$inval" \
 		"nsectors=18014398509481984 is invalid: must be 1 to 18014398509481983 blocks of 512 bytes"
-	try_bad "ndevices=0" "$inval" "ndevices=0 is invalid: must be 1 to 256"
-	try_bad "ndevices=257" "$inval" "ndevices=257 is invalid: must be 1 to 256"
-	try_bad "ndevices=-1" "$inval" "ndevices=-1 is invalid: must be 1 to 256"
+	try_bad "ndevices=257" "$inval" "ndevices=257 is invalid: must be 0 to 256"
+	try_bad "ndevices=-1" "$inval" "ndevices=-1 is invalid: must be 0 to 256"
 	try_bad "max_part=256" "$inval" "max_part=256 is invalid: must be 0 to 255"
 	try_bad "max_part=-1" "$inval" "max_part=-1 is invalid: must be 0 to 255"
 	try_bad "major_num=512" "$inval" "major_num=512 is invalid: must be 0 (dynamic) to 511"

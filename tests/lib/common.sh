@@ -54,8 +54,18 @@ require_kmod() {
 	done
 }
 
+# sbd needs configfs (a module on Debian's kernels), mounted for runtime disks.
+SBD_CONFIGFS=/sys/kernel/config/sbd
+sbd_deps() {
+	modprobe -d "${SBD_MODDIR:-/}" configfs 2>/dev/null || modprobe configfs 2>/dev/null || true
+}
+
 sbd_load() {
+	sbd_deps
 	insmod "$SBD_KO" "$@" || fail "insmod sbd $* failed"
+	if ! mountpoint -q /sys/kernel/config; then
+		mount -t configfs none /sys/kernel/config || fail "cannot mount configfs"
+	fi
 	echo "loaded sbd $*"
 }
 
@@ -101,4 +111,65 @@ zeros_sum() {
 mount_fs() {
 	mkdir -p "$SBD_MNT"
 	mount "$@" "$SBD_MNT"
+}
+
+# Runtime disks (configfs).  cfg_write NAME ATTR VALUE prints the error of
+# the write ("Invalid argument", "Device or resource busy"...) or "ok".
+cfg_write() {
+	local err
+	if err=$( { echo "$3" >"$SBD_CONFIGFS/$1/$2"; } 2>&1); then
+		echo ok
+	else
+		echo "${err##*: }"	# bash: ...: write error: Invalid argument
+	fi
+}
+
+# cfg_set NAME ATTR VALUE: the write must succeed.
+cfg_set() {
+	local r
+	r=$(cfg_write "$@")
+	[ "$r" = ok ] || fail "$1/$2 = $3: $r"
+}
+
+cfg_get() {
+	cat "$SBD_CONFIGFS/$1/$2"
+}
+
+# cfg_disk NAME [ATTR=VALUE...]: makes a runtime disk with these attributes
+# and powers it on; prints its block device name (sbdN).
+cfg_disk() {
+	local name=$1 kv
+	shift
+	mkdir "$SBD_CONFIGFS/$name" || fail "mkdir $SBD_CONFIGFS/$name"
+	for kv in "$@"; do
+		cfg_set "$name" "${kv%%=*}" "${kv#*=}"
+	done
+	cfg_disk_on "$name"
+}
+
+# The disk's sbd counters: stat sbdN nr_pages|mem_bytes|reads|...
+sbd_stat() {
+	cat "/sys/block/$1/sbd/$2"
+}
+
+# cfg_disk_on NAME: powers an existing runtime disk on; prints sbdN.
+cfg_disk_on() {
+	cfg_set "$1" power 1
+	cfg_get "$1" device
+}
+
+# sbdctl, built on the host into build/sbdctl.
+SBDCTL=${SBDCTL:-$SBD_ROOT/build/sbdctl/sbdctl}
+require_sbdctl() {
+	[ -x "$SBDCTL" ] || skip "needs $SBDCTL (make -C tools/sbdctl O=../../build/sbdctl)"
+}
+
+# sbdctl_rc EXPECTED_RC ARGS...: runs sbdctl, checks its exit code, prints
+# its stdout and stderr.
+sbdctl_rc() {
+	local want=$1 rc=0 out
+	shift
+	out=$("$SBDCTL" "$@" 2>&1) || rc=$?
+	[ "$rc" = "$want" ] || fail "sbdctl $*: exit $rc, expected $want: $out"
+	printf '%s\n' "$out"
 }

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sbd runtime disks, through configfs:
+ *
+ *   mkdir /sys/kernel/config/sbd/NAME       a disk, not yet a block device
+ *   echo 1G > .../NAME/size                 set its attributes
+ *   echo 1 > .../NAME/power                 create /dev/sbdN
+ *   echo 2G > .../NAME/size                 resize it online
+ *   echo 0 > .../NAME/power                 remove /dev/sbdN, keep the data
+ *   rmdir /sys/kernel/config/sbd/NAME       free it
+ *
+ * Every numeric attribute is declared once with SBD_CFG_ATTR: its range,
+ * and what happens if it is written while the disk is powered on.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/configfs.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "sbd.h"
+
+/* What a new runtime disk starts with. */
+#define SBD_DEFAULT_SIZE	SZ_1G
+
+static struct sbd_dev *to_sbd_dev(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct sbd_dev, group);
+}
+
+/*
+ * How a numeric attribute may be set.  @apply, if any, makes the change
+ * (powered on or not); without it the attribute is fixed while the block
+ * device exists (-EBUSY).
+ */
+struct sbd_attr_rule {
+	const char	*name;
+	u64		min;
+	u64		max;
+	bool		pow2;
+	int		(*check)(struct sbd_dev *dev, u64 val);
+	int		(*apply)(struct sbd_dev *dev, u64 val);
+	size_t		offset;		/* of the field in struct sbd_config */
+};
+
+static u64 *sbd_cfg_field(struct sbd_dev *dev, size_t offset)
+{
+	return (u64 *)((char *)&dev->config + offset);
+}
+
+/* The block sizes and the size must stay consistent, whatever is set first. */
+static int sbd_check_logical_block_size(struct sbd_dev *dev, u64 lbs)
+{
+	const struct sbd_config *c = &dev->config;
+
+	if (lbs > c->physical_block_size) {
+		pr_warn("%s: logical_block_size=%llu is invalid: must be at most physical_block_size=%llu\n",
+			sbd_dev_name(dev), lbs, c->physical_block_size);
+		return -EINVAL;
+	}
+	if (c->size % lbs) {
+		pr_warn("%s: logical_block_size=%llu is invalid: size=%llu must be a multiple of it\n",
+			sbd_dev_name(dev), lbs, c->size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int sbd_check_physical_block_size(struct sbd_dev *dev, u64 pbs)
+{
+	if (pbs < dev->config.logical_block_size) {
+		pr_warn("%s: physical_block_size=%llu is invalid: must be at least logical_block_size=%llu\n",
+			sbd_dev_name(dev), pbs, dev->config.logical_block_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Parses and checks a value written to an attribute, with dev->lock held.
+ * Returns 0 when the caller should record the value in dev->config.
+ */
+static int sbd_attr_set(struct sbd_dev *dev, const struct sbd_attr_rule *rule,
+			const char *page, u64 *val)
+{
+	int ret;
+
+	ret = kstrtou64(page, 0, val);
+	if (ret || *val < rule->min || *val > rule->max ||
+	    (rule->pow2 && !is_power_of_2(*val))) {
+		pr_warn("%s: %s=%.*s is invalid: must be %s%llu to %llu\n",
+			sbd_dev_name(dev), rule->name,
+			(int)strcspn(page, "\n"), page,
+			rule->pow2 ? "a power of two from " : "",
+			rule->min, rule->max);
+		return -EINVAL;
+	}
+	if (rule->check) {
+		ret = rule->check(dev, *val);
+		if (ret)
+			return ret;
+	}
+	if (rule->apply)
+		return rule->apply(dev, *val);
+	if (dev->disk) {
+		pr_warn("%s: %s cannot change while the disk is powered on\n",
+			sbd_dev_name(dev), rule->name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* Sets the attribute's field, with dev->lock held throughout. */
+static ssize_t sbd_attr_store(struct sbd_dev *dev,
+			      const struct sbd_attr_rule *rule,
+			      const char *page, size_t count)
+{
+	u64 val;
+	int ret;
+
+	mutex_lock(&dev->lock);
+	ret = sbd_attr_set(dev, rule, page, &val);
+	if (!ret)
+		*sbd_cfg_field(dev, rule->offset) = val;
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+
+/*
+ * One numeric attribute of struct sbd_config: SBD_CFG_ATTR(field, min,
+ * max, pow2, check, apply).  Bounds that depend on the machine or on the
+ * module parameters are expressions, evaluated when the attribute is
+ * written.
+ */
+#define SBD_CFG_ATTR(_name, _min, _max, _pow2, _check, _apply)		\
+static const size_t sbd_cfg_##_name##_offset =				\
+	offsetof(struct sbd_config, _name);				\
+									\
+static ssize_t sbd_cfg_##_name##_show(struct config_item *item,	\
+				      char *page)			\
+{									\
+	return sprintf(page, "%llu\n", *sbd_cfg_field(to_sbd_dev(item),	\
+			sbd_cfg_##_name##_offset));			\
+}									\
+									\
+static ssize_t sbd_cfg_##_name##_store(struct config_item *item,	\
+				       const char *page, size_t count)	\
+{									\
+	const struct sbd_attr_rule rule = {				\
+		.name = #_name, .min = (_min), .max = (_max),		\
+		.pow2 = (_pow2), .check = (_check), .apply = (_apply),	\
+		.offset = sbd_cfg_##_name##_offset,			\
+	};								\
+									\
+	return sbd_attr_store(to_sbd_dev(item), &rule, page, count);	\
+}									\
+									\
+static struct configfs_attribute sbd_cfg_attr_##_name = {		\
+	.ca_name	= #_name,					\
+	.ca_owner	= THIS_MODULE,					\
+	.ca_mode	= 0644,						\
+	.show		= sbd_cfg_##_name##_show,			\
+	.store		= sbd_cfg_##_name##_store,			\
+}
+
+SBD_CFG_ATTR(size, SECTOR_SIZE, SBD_MAX_BYTES, false, NULL, sbd_dev_resize);
+SBD_CFG_ATTR(logical_block_size, SBD_MIN_BLOCK_SIZE,
+	     min_t(unsigned long, SBD_MAX_BLOCK_SIZE, PAGE_SIZE), true,
+	     sbd_check_logical_block_size, NULL);
+SBD_CFG_ATTR(physical_block_size, SBD_MIN_BLOCK_SIZE,
+	     SBD_MAX_PHYS_BLOCK_SIZE, true, sbd_check_physical_block_size, NULL);
+SBD_CFG_ATTR(hw_queues, 1, nr_cpu_ids, false, NULL, NULL);
+SBD_CFG_ATTR(queue_depth, 1, SBD_MAX_QUEUE_DEPTH, false, NULL, NULL);
+SBD_CFG_ATTR(partitions, 0, sbd_minors - 1, false, NULL, NULL);
+SBD_CFG_ATTR(discard, 0, 1, false, NULL, NULL);
+SBD_CFG_ATTR(read_only, 0, 1, false, NULL, sbd_dev_set_read_only);
+
+/* 1 creates the block device, 0 removes it; the data stays either way. */
+static ssize_t sbd_cfg_power_show(struct config_item *item, char *page)
+{
+	return sprintf(page, "%d\n", !!to_sbd_dev(item)->disk);
+}
+
+static ssize_t sbd_cfg_power_store(struct config_item *item, const char *page,
+				   size_t count)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	bool on;
+	int ret;
+
+	ret = kstrtobool(page, &on);
+	if (ret) {
+		pr_warn("%s: power=%.*s is invalid: must be 0 or 1\n",
+			sbd_dev_name(dev), (int)strcspn(page, "\n"), page);
+		return -EINVAL;
+	}
+	mutex_lock(&dev->lock);
+	if (on)
+		ret = sbd_dev_power_on(dev);
+	else
+		sbd_dev_power_off(dev);
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(sbd_cfg_, power);
+
+/* The block device's name, sbdN, or an empty line while powered off. */
+static ssize_t sbd_cfg_device_show(struct config_item *item, char *page)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	ssize_t len;
+
+	mutex_lock(&dev->lock);
+	len = sprintf(page, "%s\n", dev->disk ? dev->disk->disk_name : "");
+	mutex_unlock(&dev->lock);
+	return len;
+}
+CONFIGFS_ATTR_RO(sbd_cfg_, device);
+
+static ssize_t sbd_cfg_features_show(struct config_item *item, char *page);
+CONFIGFS_ATTR_RO(sbd_cfg_, features);
+
+static struct configfs_attribute *sbd_cfg_attrs[] = {
+	&sbd_cfg_attr_size,
+	&sbd_cfg_attr_logical_block_size,
+	&sbd_cfg_attr_physical_block_size,
+	&sbd_cfg_attr_hw_queues,
+	&sbd_cfg_attr_queue_depth,
+	&sbd_cfg_attr_partitions,
+	&sbd_cfg_attr_discard,
+	&sbd_cfg_attr_read_only,
+	&sbd_cfg_attr_power,
+	&sbd_cfg_attr_device,
+	&sbd_cfg_attr_features,
+	NULL,
+};
+
+/* Every attribute this build has, so that tools can tell what they may use. */
+static ssize_t sbd_cfg_features_show(struct config_item *item, char *page)
+{
+	struct configfs_attribute **attr;
+	ssize_t len = 0;
+
+	for (attr = sbd_cfg_attrs; *attr; attr++)
+		len += scnprintf(page + len, PAGE_SIZE - len, "%s%s",
+				 len ? "," : "", (*attr)->ca_name);
+	len += scnprintf(page + len, PAGE_SIZE - len, "\n");
+	return len;
+}
+
+/* The item's last reference is gone: drop the item's reference to the disk. */
+static void sbd_cfg_release(struct config_item *item)
+{
+	sbd_dev_put(to_sbd_dev(item));
+}
+
+static struct configfs_item_operations sbd_cfg_item_ops = {
+	.release	= sbd_cfg_release,
+};
+
+static const struct config_item_type sbd_cfg_dev_type = {
+	.ct_item_ops	= &sbd_cfg_item_ops,
+	.ct_attrs	= sbd_cfg_attrs,
+	.ct_owner	= THIS_MODULE,
+};
+
+static struct config_group *sbd_cfg_make_group(struct config_group *parent,
+					       const char *name)
+{
+	struct sbd_config config = {
+		.size			= SBD_DEFAULT_SIZE,
+		.logical_block_size	= SECTOR_SIZE,
+		.physical_block_size	= PAGE_SIZE,
+		.hw_queues		= nr_cpu_ids,
+		.queue_depth		= SBD_QUEUE_DEPTH,
+		.partitions		= sbd_minors - 1,
+		.discard		= 1,
+	};
+	struct sbd_dev *dev;
+
+	dev = sbd_dev_alloc(&config);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	config_group_init_type_name(&dev->group, name, &sbd_cfg_dev_type);
+	return &dev->group;
+}
+
+/* rmdir: the block device goes now, the rest with the item's last reference. */
+static void sbd_cfg_drop_item(struct config_group *parent,
+			      struct config_item *item)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+
+	mutex_lock(&dev->lock);
+	sbd_dev_power_off(dev);
+	mutex_unlock(&dev->lock);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations sbd_cfg_group_ops = {
+	.make_group	= sbd_cfg_make_group,
+	.drop_item	= sbd_cfg_drop_item,
+};
+
+static const struct config_item_type sbd_cfg_subsys_type = {
+	.ct_group_ops	= &sbd_cfg_group_ops,
+	.ct_owner	= THIS_MODULE,
+};
+
+static struct configfs_subsystem sbd_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf	= SBD_NAME,
+			.ci_type	= &sbd_cfg_subsys_type,
+		},
+	},
+};
+
+int sbd_configfs_init(void)
+{
+	int ret;
+
+	config_group_init(&sbd_subsys.su_group);
+	mutex_init(&sbd_subsys.su_mutex);
+	ret = configfs_register_subsystem(&sbd_subsys);
+	if (ret)
+		pr_err("cannot register the configfs subsystem: %d\n", ret);
+	return ret;
+}
+
+void sbd_configfs_exit(void)
+{
+	configfs_unregister_subsystem(&sbd_subsys);
+}

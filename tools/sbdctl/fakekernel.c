@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fakekernel.so: test_cmds.sh preloads it into sbdctl so that plain
+ * directories under SBDCTL_CONFIGFS and SBDCTL_SYSFS answer as sbd's
+ * configfs would, by the contract sbdctl is written against:
+ *
+ *   mkdir ITEM       makes the item's attribute files with their defaults
+ *   write ATTR       checks the value as the driver does (EINVAL, EBUSY
+ *                    while powered), then stores it
+ *   power=1 / 0      makes / removes SYSFS/block/sbdN and sets "device"
+ *   size, read_only  while powered also change the disk's sysfs files
+ *   rmdir ITEM       powers off and removes the item and its files
+ *
+ * It is a model of the kernel side, not the kernel: what it shows is how
+ * sbdctl drives that contract (order of writes, undo, messages).  Knobs:
+ *   FAKE_FEATURES="a,b"      the item's features (and attribute files)
+ *   FAKE_NO_FEATURES_FILE=1  items without a "features" file
+ *   FAKE_FAIL="KEY:ERRNO"    fail KEY (mkdir, rmdir, or ATTR=VALUE)
+ *   FAKE_NODEV=1             power=1 succeeds but makes no device
+ *   FAKE_LOG=FILE            appends "ITEM KEY" for each of those calls
+ *   FAKE_RAISE=KEY           raises SIGINT in the call KEY (a ^C)
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Test code under a short temporary directory: paths are never cut. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const char *name, *def;
+} attrs[] = {
+	{ "size", "1073741824" },
+	{ "logical_block_size", "512" },
+	{ "physical_block_size", "4096" },
+	{ "hw_queues", "2" },
+	{ "queue_depth", "128" },
+	{ "partitions", "15" },
+	{ "discard", "1" },
+	{ "read_only", "0" },
+	{ "power", "0" },
+	{ "device", "" },
+};
+
+/* Whether the comma-separated list has name. */
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	for (;;) {
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+		p = strchr(p, ',');
+		if (!p)
+			return false;
+		p++;
+	}
+}
+
+/* The canonical configfs root, or NULL when there is none. */
+static const char *cfs_root(void)
+{
+	static char root[PATH_MAX];
+	const char *env = getenv("SBDCTL_CONFIGFS");
+
+	return env && realpath(env, root) ? root : NULL;
+}
+
+static void put(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fprintf(f, "%s\n", val);
+		fclose(f);
+	}
+}
+
+static void put_u64(const char *path, unsigned long long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", v);
+	put(path, buf);
+}
+
+static unsigned long long get(const char *path)
+{
+	unsigned long long v = 0;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* The "device" of item dir: "sbdN" or "" when powered off. */
+static void device_of(const char *dir, char *dev, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/device", dir);
+	dev[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(dev, len, f))
+		dev[0] = '\0';
+	dev[strcspn(dev, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Whether FAKE_FAIL names key; then errno is set to its error. */
+static bool fake_fail(const char *key)
+{
+	const char *f = getenv("FAKE_FAIL");
+	size_t n = strlen(key);
+
+	if (!f || strncmp(f, key, n) || f[n] != ':')
+		return false;
+	errno = atoi(f + n + 1);
+	return true;
+}
+
+/*
+ * One call the driver sees, key on the item dir: logged, maybe
+ * interrupted; returns whether it is to fail (errno set).
+ */
+static bool event(const char *dir, const char *key)
+{
+	const char *log = getenv("FAKE_LOG"), *sig = getenv("FAKE_RAISE");
+	FILE *f;
+
+	if (log) {
+		f = fopen(log, "a");
+		if (f) {
+			fprintf(f, "%s %s\n", strrchr(dir, '/') + 1, key);
+			fclose(f);
+		}
+	}
+	if (sig && !strcmp(sig, key))
+		raise(SIGINT);
+	return fake_fail(key);
+}
+
+/* If path is an item of the configfs root: its canonical path in dir. */
+static bool is_item(const char *path, char *dir)
+{
+	const char *root = cfs_root();
+	char parent[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!root || !slash || slash == path ||
+	    (size_t)(slash - path) >= sizeof(parent))
+		return false;
+	memcpy(parent, path, slash - path);
+	parent[slash - path] = '\0';
+	if (!realpath(parent, real) || strcmp(real, root))
+		return false;
+	snprintf(dir, PATH_MAX, "%s%s", real, slash);
+	return true;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void power_off(const char *dir)
+{
+	char dev[64], path[PATH_MAX];
+	const char *sys = getenv("SBDCTL_SYSFS");
+
+	device_of(dir, dev, sizeof(dev));
+	if (dev[0] && sys) {
+		snprintf(path, sizeof(path), "%s/block/%s", sys, dev);
+		nftw(path, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	}
+	snprintf(path, sizeof(path), "%s/device", dir);
+	put(path, "");
+}
+
+static void power_on(const char *dir)
+{
+	static const char *const counters[] = {
+		"mem_bytes", "nr_pages", "reads", "writes", "flushes",
+		"discards", "write_zeroes",
+	};
+	const char *sys = getenv("SBDCTL_SYSFS");
+	char path[PATH_MAX], disk[PATH_MAX], item[PATH_MAX];
+	struct stat st;
+	size_t i;
+	int n;
+
+	if (!sys || getenv("FAKE_NODEV"))
+		return;
+	for (n = 0;; n++) {
+		snprintf(disk, sizeof(disk), "%s/block/sbd%d", sys, n);
+		if (stat(disk, &st))
+			break;
+	}
+	snprintf(path, sizeof(path), "%s/queue", disk);
+	mkdir(disk, 0755);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sbd", disk);
+	mkdir(path, 0755);
+
+	snprintf(item, sizeof(item), "%s/size", dir);
+	snprintf(path, sizeof(path), "%s/size", disk);
+	put_u64(path, get(item) / 512);
+	snprintf(item, sizeof(item), "%s/read_only", dir);
+	snprintf(path, sizeof(path), "%s/ro", disk);
+	put_u64(path, get(item));
+	snprintf(item, sizeof(item), "%s/logical_block_size", dir);
+	snprintf(path, sizeof(path), "%s/queue/logical_block_size", disk);
+	put_u64(path, get(item));
+	snprintf(item, sizeof(item), "%s/physical_block_size", dir);
+	snprintf(path, sizeof(path), "%s/queue/physical_block_size", disk);
+	put_u64(path, get(item));
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		snprintf(path, sizeof(path), "%s/sbd/%s", disk, counters[i]);
+		put(path, "0");
+	}
+	snprintf(path, sizeof(path), "%s/sbd/name", disk);
+	put(path, strrchr(dir, '/') + 1);
+	snprintf(path, sizeof(path), "%s/device", dir);
+	snprintf(item, sizeof(item), "sbd%d", n);
+	put(path, item);
+}
+
+static bool pow2(unsigned long long v)
+{
+	return v && !(v & (v - 1));
+}
+
+/* The driver's checks of attr=val in item dir: 0 or -errno. */
+static int store(const char *dir, const char *attr, const char *val)
+{
+	static const char *const busy[] = {
+		"logical_block_size", "physical_block_size", "hw_queues",
+		"queue_depth", "partitions", "discard",
+	};
+	char path[PATH_MAX], dev[64], *end;
+	unsigned long long v, lbs;
+	size_t i;
+
+	if (!strcmp(attr, "device") || !strcmp(attr, "features"))
+		return -EACCES;
+	errno = 0;
+	v = strtoull(val, &end, 10);
+	if (errno || end == val || val[0] < '0' || val[0] > '9' ||
+	    (*end && strcmp(end, "\n")))
+		return -EINVAL;
+	device_of(dir, dev, sizeof(dev));
+	for (i = 0; i < ARRAY_SIZE(busy); i++)
+		if (dev[0] && !strcmp(attr, busy[i]))
+			return -EBUSY;
+	snprintf(path, sizeof(path), "%s/logical_block_size", dir);
+	lbs = get(path);
+	if (!lbs)		/* no such attribute: the default */
+		lbs = 512;
+
+	if (!strcmp(attr, "logical_block_size"))
+		return pow2(v) && v >= 512 && v <= 4096 ? 0 : -EINVAL;
+	if (!strcmp(attr, "physical_block_size"))
+		return pow2(v) && v >= lbs && v <= 65536 ? 0 : -EINVAL;
+	if (!strcmp(attr, "hw_queues"))
+		return v >= 1 && v <= 256 ? 0 : -EINVAL;
+	if (!strcmp(attr, "queue_depth"))
+		return v >= 1 && v <= 1024 ? 0 : -EINVAL;
+	if (!strcmp(attr, "partitions"))
+		return v <= 255 ? 0 : -EINVAL;
+	if (!strcmp(attr, "discard"))
+		return v <= 1 ? 0 : -EINVAL;
+	if (!strcmp(attr, "size")) {
+		if (!v || !lbs || v % lbs)
+			return -EINVAL;
+		if (dev[0]) {
+			snprintf(path, sizeof(path), "%s/block/%s/size",
+				 getenv("SBDCTL_SYSFS"), dev);
+			put_u64(path, v / 512);
+		}
+		return 0;
+	}
+	if (!strcmp(attr, "read_only")) {
+		if (v > 1)
+			return -EINVAL;
+		if (dev[0]) {
+			snprintf(path, sizeof(path), "%s/block/%s/ro",
+				 getenv("SBDCTL_SYSFS"), dev);
+			put_u64(path, v);
+		}
+		return 0;
+	}
+	if (!strcmp(attr, "power")) {
+		if (v > 1)
+			return -EINVAL;
+		if (v && !dev[0])
+			power_on(dir);
+		else if (!v && dev[0])
+			power_off(dir);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+	static int (*real)(const char *, mode_t);
+	const char *features = getenv("FAKE_FEATURES");
+	char dir[PATH_MAX], file[PATH_MAX], defaults[256];
+	size_t i;
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "mkdir");
+	if (!is_item(path, dir))
+		return real(path, mode);
+	if (event(dir, "mkdir"))
+		return -1;
+	if (real(path, mode))
+		return -1;
+	if (!features) {	/* all of them */
+		defaults[0] = '\0';
+		for (i = 0; i < ARRAY_SIZE(attrs); i++)
+			strcat(strcat(defaults, attrs[i].name), ",");
+		features = strcat(defaults, "features");
+	}
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		if (!listed(features, attrs[i].name))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s", dir, attrs[i].name);
+		put(file, attrs[i].def);
+	}
+	if (!getenv("FAKE_NO_FEATURES_FILE")) {
+		snprintf(file, sizeof(file), "%s/features", dir);
+		put(file, features);
+	}
+	return 0;
+}
+
+int rmdir(const char *path)
+{
+	static int (*real)(const char *);
+	char dir[PATH_MAX], file[PATH_MAX];
+	struct dirent *d;
+	DIR *dd;
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "rmdir");
+	if (!is_item(path, dir))
+		return real(path);
+	if (event(dir, "rmdir"))
+		return -1;
+	power_off(dir);
+	dd = opendir(dir);
+	if (dd) {
+		while ((d = readdir(dd))) {
+			if (d->d_name[0] == '.')
+				continue;
+			snprintf(file, sizeof(file), "%s/%s", dir, d->d_name);
+			unlink(file);
+		}
+		closedir(dd);
+	}
+	return real(path);
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	static ssize_t (*real)(int, const void *, size_t);
+	char link[64], path[PATH_MAX], dir[PATH_MAX], key[PATH_MAX];
+	char val[64], *slash;
+	const char *attr;
+	ssize_t len;
+	int err;
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "write");
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, path, sizeof(path) - 1);
+	if (len < 0)
+		return real(fd, buf, n);
+	path[len] = '\0';
+	slash = strrchr(path, '/');
+	if (!slash || n >= sizeof(val))
+		return real(fd, buf, n);
+	*slash = '\0';		/* path: the item, attr: the file in it */
+	attr = slash + 1;
+	if (!is_item(path, dir))
+		return real(fd, buf, n);
+	memcpy(val, buf, n);
+	val[n] = '\0';
+	snprintf(key, sizeof(key), "%s=%.*s", attr, (int)strcspn(val, "\n"),
+		 val);
+	if (event(dir, key))
+		return -1;
+	err = store(dir, attr, val);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != (ssize_t)n)
+		return -1;
+	return n;
+}

@@ -1,0 +1,1226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sbdctl: makes, lists, changes and removes sbd disks, as zramctl does for
+ * zram.  Disks are configfs items under /sys/kernel/config/sbd/NAME: an
+ * item is made with mkdir, configured by writing its attributes and
+ * powered on by writing 1 to "power", after which "device" names its
+ * block device.  Every sbd disk, also those the module parameters made,
+ * shows in /sys/block/sbdN.  SBDCTL_CONFIGFS, SBDCTL_SYSFS and SBDCTL_DEV
+ * move those three places, for the tests.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#ifndef SBDCTL_VERSION
+#define SBDCTL_VERSION "0.1"
+#endif
+
+/* The roots are at most this long, so every path made below fits. */
+#define ROOT_MAX	1024
+
+static char cfs_root[ROOT_MAX + 1];	/* the sbd configfs subsystem */
+static char sys_root[ROOT_MAX + 1];	/* sysfs */
+static char dev_dir[ROOT_MAX + 1];	/* device nodes, for printing */
+
+static const char usage_main[] =
+"Usage: sbdctl COMMAND [OPTIONS]\n"
+"\n"
+"Make and control sbd RAM disks through configfs.\n"
+"\n"
+"Commands:\n"
+"  create --size SIZE [OPTIONS]  make a disk, power it on, print its device\n"
+"  list [--json] [--bytes]       show every sbd disk\n"
+"  resize DEV SIZE               change the size of a disk (online if powered)\n"
+"  ro DEV                        make a disk read-only\n"
+"  rw DEV                        make a disk writable\n"
+"  remove DEV                    power a disk off and free it and its data\n"
+"\n"
+"DEV is /dev/sbdN, sbdN or the name the disk was created with.  A SIZE is a\n"
+"number of bytes with an optional unit: K M G T P or KiB MiB GiB TiB PiB\n"
+"(powers of 1024), KB MB GB TB PB (powers of 1000), B (bytes).\n"
+"\n"
+"Options:\n"
+"  -h, --help     show this help; 'sbdctl COMMAND --help' for a command\n"
+"  -V, --version  show the version\n"
+"\n"
+"Exit status:\n"
+"  0  success\n"
+"  1  the operation failed: the kernel refused it, an I/O error, or the\n"
+"     disk was made by the module parameters and cannot be changed\n"
+"  2  usage error: unknown command or option, bad value\n"
+"  3  the sbd module is not loaded, or configfs is not mounted\n"
+"  4  no such sbd disk\n"
+"\n"
+"Environment: SBDCTL_CONFIGFS (default /sys/kernel/config/sbd),\n"
+"SBDCTL_SYSFS (/sys), SBDCTL_DEV (/dev).\n";
+
+static const char usage_create[] =
+"Usage: sbdctl create --size SIZE [OPTIONS]\n"
+"\n"
+"Makes a disk, powers it on and prints its device, /dev/sbdN.  Options that\n"
+"are not given keep the module's defaults.  On any error nothing is left.\n"
+"\n"
+"  -s, --size SIZE                  capacity, a multiple of the sector size\n"
+"      --sector-size SIZE           logical block size: 512 to 4096\n"
+"      --physical-sector-size SIZE  physical block size\n"
+"  -n, --name NAME                  configfs name (default: first free diskN)\n"
+"      --queues N                   hardware queues\n"
+"      --queue-depth N              tags per hardware queue\n"
+"      --partitions N               most partitions the disk can hold\n"
+"      --no-discard                 do not support discard\n"
+"  -r, --read-only                  make the disk read-only\n"
+"  -h, --help                       show this help\n"
+"\n"
+"NAME: 1 to 255 of A-Z a-z 0-9 . _ -, not starting with '.', not sbdN.\n"
+"Exit status: 0 made, 1 refused (the message names the attribute), 2 usage,\n"
+"3 no module or configfs.\n";
+
+static const char usage_list[] =
+"Usage: sbdctl list [--json] [--bytes]\n"
+"\n"
+"Shows every sbd disk: those made by the module parameters (NAME -) and\n"
+"those made by 'sbdctl create', powered off ones too (DEVICE -), by device\n"
+"number, then powered-off disks by name.\n"
+"\n"
+"  -b, --bytes  sizes in bytes instead of 1K, 1.5G...\n"
+"  -J, --json   a JSON array of objects: device (null when off), name (null\n"
+"               for module-parameter disks), size, log-sec, phy-sec, memory\n"
+"               (bytes; null when off), ro (true or false)\n"
+"  -h, --help   show this help\n"
+"\n"
+"Exit status: 0 shown, 1 error, 2 usage, 3 no module.\n";
+
+static const char usage_resize[] =
+"Usage: sbdctl resize DEV SIZE\n"
+"\n"
+"Sets the size of a disk made by 'sbdctl create'; a powered disk is resized\n"
+"online.  Shrinking drops the data past the new end.\n"
+"Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
+
+static const char usage_ro[] =
+"Usage: sbdctl ro DEV\n"
+"\n"
+"Makes a disk made by 'sbdctl create' read-only.\n"
+"Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
+
+static const char usage_rw[] =
+"Usage: sbdctl rw DEV\n"
+"\n"
+"Makes a disk made by 'sbdctl create' writable.\n"
+"Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
+
+static const char usage_remove[] =
+"Usage: sbdctl remove DEV\n"
+"\n"
+"Powers a disk made by 'sbdctl create' off and frees it and its data.\n"
+"Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
+
+static int __attribute__((format(printf, 2, 3)))
+errorf(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sbdctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+/* A usage error of the command cmd. */
+static int __attribute__((format(printf, 2, 3)))
+usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("sbdctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (cmd)
+		fprintf(stderr, " (see 'sbdctl %s --help')\n", cmd);
+	else
+		fputs(" (see 'sbdctl --help')\n", stderr);
+	return SBDCTL_EXIT_USAGE;
+}
+
+/* Memory runs out before anything was changed: nothing to undo. */
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		errorf(SBDCTL_EXIT_FAIL, "out of memory");
+		exit(SBDCTL_EXIT_FAIL);
+	}
+	return p;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * Reads a small attribute file into buf, without its trailing newline.
+ * Returns 0 or -errno.
+ */
+static int read_file(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return ret;
+}
+
+/* Reads a decimal attribute: 0, -errno, or -EINVAL when it is not one. */
+static int read_u64(const char *path, uint64_t *v)
+{
+	char buf[64];
+	int ret;
+
+	ret = read_file(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	return parse_attr_u64(buf, v);
+}
+
+/* The path of attribute attr (or the item itself for NULL) of item. */
+static void item_path(char *buf, const char *item, const char *attr)
+{
+	if (attr)
+		snprintf(buf, PATH_MAX, "%s/%s/%s", cfs_root, item, attr);
+	else
+		snprintf(buf, PATH_MAX, "%s/%s", cfs_root, item);
+}
+
+/*
+ * Writes "val\n" to an attribute of item, as `echo val > attr` does.
+ * configfs hands the write to the driver at once, so its error comes back
+ * from write().
+ */
+static int write_attr(const char *item, const char *attr, const char *val)
+{
+	char path[PATH_MAX], line[64];
+	size_t len;
+	ssize_t n;
+	int fd, ret = 0;
+
+	item_path(path, item, attr);
+	len = snprintf(line, sizeof(line), "%s\n", val);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, line, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* write_attr that says what failed: "sbdctl: size=4096: Invalid argument". */
+static int set_attr(const char *item, const char *attr, const char *val)
+{
+	int ret = write_attr(item, attr, val);
+
+	if (!ret)
+		return SBDCTL_EXIT_OK;
+	if (!strcmp(attr, "power") && !strcmp(val, "0") && ret == -EBUSY)
+		return errorf(SBDCTL_EXIT_FAIL, "%s=%s: %s (is it in use?)",
+			      attr, val, strerror(-ret));
+	return errorf(SBDCTL_EXIT_FAIL, "%s=%s: %s", attr, val, strerror(-ret));
+}
+
+static int set_attr_u64(const char *item, const char *attr, uint64_t v)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
+	return set_attr(item, attr, val);
+}
+
+static int check_module(void)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/module/sbd", sys_root);
+	if (!is_dir(path))
+		return errorf(SBDCTL_EXIT_NOMOD,
+			      "sbd module is not loaded (modprobe sbd)");
+	return SBDCTL_EXIT_OK;
+}
+
+static int check_configfs(void)
+{
+	char mnt[ROOT_MAX + 1], *slash;
+
+	if (is_dir(cfs_root))
+		return SBDCTL_EXIT_OK;
+	strcpy(mnt, cfs_root);
+	slash = strrchr(mnt, '/');
+	if (slash && slash != mnt)
+		*slash = '\0';
+	return errorf(SBDCTL_EXIT_NOMOD,
+		      "%s not found: is configfs mounted? (mount -t configfs none %s)",
+		      cfs_root, mnt);
+}
+
+/*
+ * Whether item supports attribute attr: listed in its "features", or, with
+ * no such file, present.
+ */
+static bool item_has(const char *item, const char *attr)
+{
+	char path[PATH_MAX], features[4096];
+	struct stat st;
+
+	item_path(path, item, "features");
+	if (!read_file(path, features, sizeof(features)))
+		return features_has(features, attr);
+	item_path(path, item, attr);
+	return !stat(path, &st);
+}
+
+/* ---- the disks: sysfs for every powered one, configfs for the rest ---- */
+
+struct table {
+	struct sbd_entry *e;
+	size_t n, cap;
+};
+
+static struct sbd_entry *table_add(struct table *t)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->e = xrealloc(t->e, t->cap * sizeof(t->e[0]));
+	}
+	memset(&t->e[t->n], 0, sizeof(t->e[0]));
+	return &t->e[t->n++];
+}
+
+/*
+ * Fills e from /sys/block/sbdN.  Returns 0, -ENOENT when the disk is gone
+ * (it may go while we look), or another error, already reported.
+ */
+static int read_disk(int index, struct sbd_entry *e)
+{
+	static const char *const files[] = {
+		"size", "ro", "queue/logical_block_size",
+		"queue/physical_block_size",
+	};
+	uint64_t *vals[] = { &e->size, NULL, &e->lbs, &e->pbs };
+	char path[PATH_MAX];
+	uint64_t ro;
+	size_t i;
+	int ret;
+
+	e->index = index;
+	vals[1] = &ro;
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), "%s/block/sbd%d/%s", sys_root,
+			 index, files[i]);
+		ret = read_u64(path, vals[i]);
+		if (ret == -ENOENT)
+			return ret;
+		if (ret) {
+			errorf(SBDCTL_EXIT_FAIL, "%s: %s", path, strerror(-ret));
+			return ret;
+		}
+	}
+	e->ro = ro;
+	if (e->size > UINT64_MAX / 512)
+		e->size = UINT64_MAX;
+	else
+		e->size *= 512;
+	/* sbd's own attributes: shown when there */
+	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/mem_bytes", sys_root,
+		 index);
+	e->has_mem = !read_u64(path, &e->mem);
+	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/name", sys_root, index);
+	if (read_file(path, e->name, sizeof(e->name)) || strchr(e->name, '/'))
+		e->name[0] = '\0';
+	return 0;
+}
+
+/* Fills e, a powered-off item, from its configfs attributes. */
+static int read_item(const char *name, struct sbd_entry *e)
+{
+	static const char *const attrs[] = {
+		"size", "logical_block_size", "physical_block_size",
+		"read_only",
+	};
+	uint64_t ro, *vals[] = { &e->size, &e->lbs, &e->pbs, NULL };
+	char path[PATH_MAX];
+	size_t i;
+	int ret;
+
+	e->index = -1;
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	vals[3] = &ro;
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		item_path(path, name, attrs[i]);
+		ret = read_u64(path, vals[i]);
+		if (ret == -ENOENT)
+			return ret;
+		if (ret) {
+			errorf(SBDCTL_EXIT_FAIL, "%s: %s", path, strerror(-ret));
+			return ret;
+		}
+	}
+	e->ro = ro;
+	return 0;
+}
+
+static struct sbd_entry *table_find(struct table *t, int index)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].index == index)
+			return &t->e[i];
+	return NULL;
+}
+
+static int scan_sysfs(struct table *t)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+	int index, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/block", sys_root);
+	dir = opendir(path);
+	if (!dir)
+		return errorf(SBDCTL_EXIT_FAIL, "%s: %s", path, strerror(errno));
+	while ((d = readdir(dir))) {
+		index = sbd_index(d->d_name);
+		if (index < 0)
+			continue;
+		ret = read_disk(index, table_add(t));
+		if (ret == -ENOENT) {
+			t->n--;
+			ret = 0;
+		} else if (ret) {
+			break;
+		}
+	}
+	closedir(dir);
+	return ret ? SBDCTL_EXIT_FAIL : SBDCTL_EXIT_OK;
+}
+
+/*
+ * Adds the powered-off items and names the powered ones whose sysfs did
+ * not (a module without sbd/name).
+ */
+static int scan_configfs(struct table *t)
+{
+	char path[PATH_MAX], dev[64];
+	struct sbd_entry *e;
+	struct dirent *d;
+	DIR *dir;
+	int index, ret = 0;
+
+	dir = opendir(cfs_root);
+	if (!dir)
+		return errorf(SBDCTL_EXIT_FAIL, "%s: %s", cfs_root,
+			      strerror(errno));
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' ||
+		    strlen(d->d_name) > SBDCTL_NAME_MAX)
+			continue;
+		item_path(path, d->d_name, "device");
+		if (read_file(path, dev, sizeof(dev)))
+			continue;	/* not an item, or gone */
+		if (!dev[0]) {
+			ret = read_item(d->d_name, table_add(t));
+		} else {
+			index = sbd_index(dev);
+			if (index < 0)
+				continue;
+			e = table_find(t, index);
+			if (!e) {	/* powered on after the sysfs scan */
+				e = table_add(t);
+				ret = read_disk(index, e);
+			}
+			if (!ret && !e->name[0])
+				snprintf(e->name, sizeof(e->name), "%s",
+					 d->d_name);
+		}
+		if (ret == -ENOENT) {
+			t->n--;
+			ret = 0;
+		} else if (ret) {
+			break;
+		}
+	}
+	closedir(dir);
+	return ret ? SBDCTL_EXIT_FAIL : SBDCTL_EXIT_OK;
+}
+
+/* ---- list ---------------------------------------------------------- */
+
+static void print_json_string(const char *s)
+{
+	size_t n = json_escape(s, NULL, 0) + 1;
+	char *buf = xrealloc(NULL, n);
+
+	json_escape(s, buf, n);
+	fputs(buf, stdout);
+	free(buf);
+}
+
+static void print_json(const struct table *t)
+{
+	const struct sbd_entry *e;
+	char dev[ROOT_MAX + 32];
+	size_t i;
+
+	if (!t->n) {
+		puts("[]");
+		return;
+	}
+	puts("[");
+	for (i = 0; i < t->n; i++) {
+		e = &t->e[i];
+		fputs("  {\"device\": ", stdout);
+		if (e->index >= 0) {
+			snprintf(dev, sizeof(dev), "%s/sbd%d", dev_dir, e->index);
+			print_json_string(dev);
+		} else {
+			fputs("null", stdout);
+		}
+		fputs(", \"name\": ", stdout);
+		if (e->name[0])
+			print_json_string(e->name);
+		else
+			fputs("null", stdout);
+		printf(", \"size\": %llu, \"log-sec\": %llu, \"phy-sec\": %llu, \"memory\": ",
+		       (unsigned long long)e->size, (unsigned long long)e->lbs,
+		       (unsigned long long)e->pbs);
+		if (e->has_mem)
+			printf("%llu", (unsigned long long)e->mem);
+		else
+			fputs("null", stdout);
+		printf(", \"ro\": %s}%s\n", e->ro ? "true" : "false",
+		       i + 1 < t->n ? "," : "");
+	}
+	puts("]");
+}
+
+enum {
+	COL_DEVICE, COL_NAME, COL_SIZE, COL_LOG, COL_PHY, COL_MEM, COL_RO,
+	NR_COLS
+};
+
+static const char *const col_head[NR_COLS] = {
+	"DEVICE", "NAME", "SIZE", "LOG-SEC", "PHY-SEC", "MEMORY", "RO",
+};
+
+/* The longest cell: a path, or a name with each byte as \xHH. */
+#define CELL_MAX	(4 * (ROOT_MAX + SBDCTL_NAME_MAX) + 32)
+
+/* Column c of e as the table shows it. */
+static void format_cell(const struct sbd_entry *e, int c, bool bytes,
+			char *buf)
+{
+	char dev[ROOT_MAX + 32];
+	uint64_t v;
+
+	switch (c) {
+	case COL_DEVICE:
+		if (e->index < 0) {
+			strcpy(buf, "-");
+			return;
+		}
+		snprintf(dev, sizeof(dev), "%s/sbd%d", dev_dir, e->index);
+		table_escape(dev, buf, CELL_MAX);
+		return;
+	case COL_NAME:
+		if (e->name[0])
+			table_escape(e->name, buf, CELL_MAX);
+		else
+			strcpy(buf, "-");
+		return;
+	case COL_RO:
+		strcpy(buf, e->ro ? "1" : "0");
+		return;
+	case COL_MEM:
+		if (!e->has_mem) {
+			strcpy(buf, "-");
+			return;
+		}
+		v = e->mem;
+		break;
+	case COL_SIZE:
+		v = e->size;
+		break;
+	default:
+		snprintf(buf, CELL_MAX, "%llu", (unsigned long long)
+			 (c == COL_LOG ? e->lbs : e->pbs));
+		return;
+	}
+	if (bytes)
+		snprintf(buf, CELL_MAX, "%llu", (unsigned long long)v);
+	else
+		format_size(v, buf, CELL_MAX);
+}
+
+/* One row: DEVICE and NAME to the left, the numbers to the right. */
+static void print_cell(int c, int width, const char *text)
+{
+	if (c <= COL_NAME)
+		printf("%-*s ", width, text);
+	else
+		printf(c + 1 < NR_COLS ? "%*s " : "%*s\n", width, text);
+}
+
+static void print_table(const struct table *t, bool bytes)
+{
+	static char buf[CELL_MAX];
+	int width[NR_COLS], c;
+	size_t i;
+
+	if (!t->n)
+		return;
+	for (c = 0; c < NR_COLS; c++) {
+		width[c] = (int)strlen(col_head[c]);
+		for (i = 0; i < t->n; i++) {
+			format_cell(&t->e[i], c, bytes, buf);
+			if ((int)strlen(buf) > width[c])
+				width[c] = (int)strlen(buf);
+		}
+	}
+	for (c = 0; c < NR_COLS; c++)
+		print_cell(c, width[c], col_head[c]);
+	for (i = 0; i < t->n; i++) {
+		for (c = 0; c < NR_COLS; c++) {
+			format_cell(&t->e[i], c, bytes, buf);
+			print_cell(c, width[c], buf);
+		}
+	}
+}
+
+/* What is wrong with the long option arg, for the error message. */
+static const char *long_opt_problem(const char *arg,
+				    const struct option *longopts)
+{
+	size_t n = strcspn(arg + 2, "=");
+	const struct option *o;
+	int matches = 0;
+
+	for (o = longopts; o->name; o++) {
+		if (strncmp(o->name, arg + 2, n))
+			continue;
+		if (!o->name[n])	/* exact: its value is the problem */
+			return arg[2 + n] ? "takes no value" : "needs a value";
+		matches++;
+	}
+	return matches > 1 ? "is ambiguous" : "is unknown";
+}
+
+/*
+ * getopt_long for the options of cmd, with usage errors of our own.
+ * Returns the option, -1 at the end, or -2 after a usage error.
+ */
+static int next_opt(const char *cmd, int argc, char **argv,
+		    const char *shortopts, const struct option *longopts)
+{
+	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
+	const char *arg = argv[optind - 1];
+
+	if (opt != '?' && opt != ':')
+		return opt;
+	if (!strncmp(arg, "--", 2))
+		usage_error(cmd, "option '%.*s' %s", (int)strcspn(arg, "="), arg,
+			    long_opt_problem(arg, longopts));
+	else if (opt == ':')
+		usage_error(cmd, "option '-%c' needs a value", optopt);
+	else
+		usage_error(cmd, "option '-%c' is unknown", optopt);
+	return -2;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "bytes", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	struct table t = { };
+	bool json = false, bytes = false;
+	int opt, ret;
+
+	while ((opt = next_opt("list", argc, argv, ":bJh", longopts)) != -1) {
+		switch (opt) {
+		case 'b':
+			bytes = true;
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_list, stdout);
+			return SBDCTL_EXIT_OK;
+		default:
+			return SBDCTL_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return usage_error("list", "unexpected argument '%s'",
+				   argv[optind]);
+	ret = check_module();
+	if (ret)
+		return ret;
+	ret = scan_sysfs(&t);
+	if (!ret) {
+		if (is_dir(cfs_root))
+			ret = scan_configfs(&t);
+		else
+			errorf(0, "%s not found (is configfs mounted?): %s",
+			       cfs_root, "powered-off disks are not shown");
+	}
+	if (!ret) {
+		if (t.n)	/* t.e may be NULL: qsort wants an array */
+			qsort(t.e, t.n, sizeof(t.e[0]), entry_cmp);
+		if (json)
+			print_json(&t);
+		else
+			print_table(&t, bytes);
+	}
+	free(t.e);
+	return ret;
+}
+
+/* ---- create -------------------------------------------------------- */
+
+/* The create options that set one attribute each, in writing order. */
+enum {
+	OPT_LBS, OPT_PBS, OPT_SIZE, OPT_QUEUES, OPT_DEPTH, OPT_PARTS,
+	OPT_DISCARD, OPT_RO, NR_CREATE_ATTRS
+};
+
+static const struct create_attr {
+	const char *attr, *option;
+} create_attrs[NR_CREATE_ATTRS] = {
+	/* the block size first: the size must be a multiple of it */
+	[OPT_LBS]	= { "logical_block_size", "--sector-size" },
+	[OPT_PBS]	= { "physical_block_size", "--physical-sector-size" },
+	[OPT_SIZE]	= { "size", "--size" },
+	[OPT_QUEUES]	= { "hw_queues", "--queues" },
+	[OPT_DEPTH]	= { "queue_depth", "--queue-depth" },
+	[OPT_PARTS]	= { "partitions", "--partitions" },
+	[OPT_DISCARD]	= { "discard", "--no-discard" },
+	[OPT_RO]	= { "read_only", "--read-only" },
+};
+
+/* mkdir of a new item: name, or the first free diskN.  Fills name. */
+static int make_item(char *name, bool given)
+{
+	char path[PATH_MAX], **names = NULL;
+	struct dirent *d;
+	size_t n, cap;
+	DIR *dir;
+	int tries;
+
+	if (given) {
+		item_path(path, name, NULL);
+		if (!mkdir(path, 0755))
+			return SBDCTL_EXIT_OK;
+		if (errno == EEXIST)
+			return errorf(SBDCTL_EXIT_FAIL,
+				      "a disk named '%s' already exists", name);
+		return errorf(SBDCTL_EXIT_FAIL, "cannot create disk '%s': %s",
+			      name, strerror(errno));
+	}
+	/* another sbdctl may take the same name: then try the next */
+	for (tries = 0; tries < 100; tries++) {
+		dir = opendir(cfs_root);
+		if (!dir)
+			return errorf(SBDCTL_EXIT_FAIL, "%s: %s", cfs_root,
+				      strerror(errno));
+		n = 0;
+		cap = 0;
+		while ((d = readdir(dir))) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				names = xrealloc(names, cap * sizeof(*names));
+			}
+			names[n] = xrealloc(NULL, strlen(d->d_name) + 1);
+			strcpy(names[n++], d->d_name);
+		}
+		closedir(dir);
+		snprintf(name, SBDCTL_NAME_MAX + 1, "disk%u",
+			 first_free_disk_name((const char *const *)names, n));
+		while (n)
+			free(names[--n]);
+		item_path(path, name, NULL);
+		if (!mkdir(path, 0755)) {
+			free(names);
+			return SBDCTL_EXIT_OK;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	free(names);
+	return errorf(SBDCTL_EXIT_FAIL, "cannot create disk '%s': %s", name,
+		      strerror(errno));
+}
+
+/* Takes back a create that failed: power off, rmdir. */
+static void undo_create(const char *name, bool powered)
+{
+	char path[PATH_MAX];
+
+	if (powered)
+		write_attr(name, "power", "0");
+	item_path(path, name, NULL);
+	if (rmdir(path))
+		errorf(0, "could not remove the unfinished disk '%s': %s", name,
+		       strerror(errno));
+}
+
+static int parse_size_opt(const char *cmd, const char *s, uint64_t *v)
+{
+	if (parse_size(s, v))
+		return usage_error(cmd, "invalid size '%s'", s);
+	return SBDCTL_EXIT_OK;
+}
+
+static int cmd_create(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "sector-size", required_argument, NULL, 'L' },
+		{ "physical-sector-size", required_argument, NULL, 'P' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "queues", required_argument, NULL, 'q' },
+		{ "queue-depth", required_argument, NULL, 'd' },
+		{ "partitions", required_argument, NULL, 'p' },
+		{ "no-discard", no_argument, NULL, 'D' },
+		{ "read-only", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	uint64_t val[NR_CREATE_ATTRS] = { };
+	bool set[NR_CREATE_ATTRS] = { };
+	char name[SBDCTL_NAME_MAX + 1] = "", path[PATH_MAX], dev[64];
+	bool named = false, powered = false;
+	sigset_t block, old;
+	int opt, a, i, err, ret;
+
+	while ((opt = next_opt("create", argc, argv, ":s:n:rh", longopts)) != -1) {
+		a = -1;
+		ret = SBDCTL_EXIT_OK;
+		switch (opt) {
+		case 's':
+			a = OPT_SIZE;
+			ret = parse_size_opt("create", optarg, &val[a]);
+			if (!ret && !val[a])
+				ret = usage_error("create", "invalid size '%s'",
+						  optarg);
+			break;
+		case 'L':
+		case 'P':
+			a = opt == 'L' ? OPT_LBS : OPT_PBS;
+			ret = parse_size_opt("create", optarg, &val[a]);
+			break;
+		case 'q':
+		case 'd':
+		case 'p':
+			a = opt == 'q' ? OPT_QUEUES : opt == 'd' ? OPT_DEPTH :
+			    OPT_PARTS;
+			if (parse_uint(optarg, UINT32_MAX, &val[a]))
+				ret = usage_error("create", "invalid number '%s' for %s",
+						  optarg, create_attrs[a].option);
+			break;
+		case 'D':
+			a = OPT_DISCARD;
+			val[a] = 0;
+			break;
+		case 'r':
+			a = OPT_RO;
+			val[a] = 1;
+			break;
+		case 'n':
+			if (!valid_disk_name(optarg))
+				return usage_error("create",
+						   "invalid name '%s': use 1 to %d of A-Z a-z 0-9 . _ -, not starting with '.', not sbdN",
+						   optarg, SBDCTL_NAME_MAX);
+			strcpy(name, optarg);
+			named = true;
+			break;
+		case 'h':
+			fputs(usage_create, stdout);
+			return SBDCTL_EXIT_OK;
+		default:
+			return SBDCTL_EXIT_USAGE;
+		}
+		if (ret)
+			return ret;
+		if (a >= 0)
+			set[a] = true;
+	}
+	if (optind < argc)
+		return usage_error("create", "unexpected argument '%s'",
+				   argv[optind]);
+	if (!set[OPT_SIZE])
+		return usage_error("create", "--size is required");
+	ret = check_module();
+	if (!ret)
+		ret = check_configfs();
+	if (ret)
+		return ret;
+
+	/*
+	 * No half-made disk left behind by a ^C: the signal waits until the
+	 * disk is made and printed, or undone.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+
+	ret = make_item(name, named);
+	if (ret)
+		goto out;
+	for (i = 0; i < NR_CREATE_ATTRS && !ret; i++) {
+		if (set[i] && !item_has(name, create_attrs[i].attr))
+			ret = errorf(SBDCTL_EXIT_FAIL,
+				     "%s is not supported by the loaded sbd module (no %s attribute)",
+				     create_attrs[i].option, create_attrs[i].attr);
+	}
+	for (i = 0; i < NR_CREATE_ATTRS && !ret; i++) {
+		if (set[i])
+			ret = set_attr_u64(name, create_attrs[i].attr, val[i]);
+	}
+	if (!ret) {
+		ret = set_attr(name, "power", "1");
+		powered = !ret;
+	}
+	if (!ret) {
+		item_path(path, name, "device");
+		err = read_file(path, dev, sizeof(dev));
+		if (err)
+			ret = errorf(SBDCTL_EXIT_FAIL, "%s: %s", path,
+				     strerror(-err));
+		else if (sbd_index(dev) < 0)
+			ret = errorf(SBDCTL_EXIT_FAIL,
+				     "power=1 gave no device ('%s' in %s)", dev,
+				     path);
+	}
+	if (ret)
+		undo_create(name, powered);
+	else
+		printf("%s/%s\n", dev_dir, dev);
+out:
+	fflush(stdout);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/* ---- the commands on one disk -------------------------------------- */
+
+/*
+ * The configfs item of a disk the user named by arg, in item.  Returns 0,
+ * or the exit code after the error message.
+ */
+static int resolve(const char *arg, char *item)
+{
+	char path[PATH_MAX], dev[64], buf[SBDCTL_NAME_MAX + 2];
+	struct dirent *d;
+	struct dev_arg da;
+	DIR *dir;
+	int ret;
+
+	ret = check_module();
+	if (ret)
+		return ret;
+	switch (parse_dev_arg(arg, dev_dir, &da)) {
+	case DEV_PARTITION:
+		return errorf(SBDCTL_EXIT_NODEV,
+			      "%s is a partition, not a disk (sbd%d is the disk)",
+			      arg, da.index);
+	case DEV_INVALID:
+		return errorf(SBDCTL_EXIT_NODEV, "no such sbd disk: %s", arg);
+	case DEV_NAME:
+		ret = check_configfs();
+		if (ret)
+			return ret;
+		item_path(path, da.name, NULL);
+		if (strlen(da.name) > SBDCTL_NAME_MAX || !is_dir(path))
+			return errorf(SBDCTL_EXIT_NODEV, "no such sbd disk: %s",
+				      arg);
+		strcpy(item, da.name);
+		return SBDCTL_EXIT_OK;
+	case DEV_INDEX:
+		break;
+	}
+
+	snprintf(path, sizeof(path), "%s/block/sbd%d", sys_root, da.index);
+	if (!is_dir(path)) {
+		/* not a device: maybe an item someone named "sbdN" by hand */
+		if (!strchr(arg, '/') && is_dir(cfs_root)) {
+			item_path(path, arg, NULL);
+			if (is_dir(path)) {
+				strcpy(item, arg);
+				return SBDCTL_EXIT_OK;
+			}
+		}
+		return errorf(SBDCTL_EXIT_NODEV, "no such sbd disk: %s", arg);
+	}
+	/* a device: its item is in sysfs, or the one whose device it is */
+	item[0] = '\0';
+	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/name", sys_root,
+		 da.index);
+	if (!read_file(path, buf, sizeof(buf)) && buf[0] && !strchr(buf, '/') &&
+	    strlen(buf) <= SBDCTL_NAME_MAX)
+		strcpy(item, buf);
+	dir = item[0] ? NULL : opendir(cfs_root);
+	if (dir) {
+		while ((d = readdir(dir))) {
+			if (d->d_name[0] == '.' ||
+			    strlen(d->d_name) > SBDCTL_NAME_MAX)
+				continue;
+			item_path(path, d->d_name, "device");
+			if (!read_file(path, dev, sizeof(dev)) &&
+			    sbd_index(dev) == da.index) {
+				strcpy(item, d->d_name);
+				break;
+			}
+		}
+		closedir(dir);
+	}
+	if (!item[0])
+		return errorf(SBDCTL_EXIT_FAIL,
+			      "sbd%d was created by module parameters; only disks made by 'sbdctl create' can be changed",
+			      da.index);
+	return check_configfs();
+}
+
+/*
+ * Parses the options (--help) and the nargs arguments (DEV, SIZE) of a
+ * one-disk command.  Returns 0, an exit code after a usage error, or
+ * ARGS_HELP when the help was asked for and shown.
+ */
+#define ARGS_HELP	(-1)
+
+static int disk_args(const char *cmd, const char *usage, int argc,
+		     char **argv, int nargs)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int opt;
+
+	while ((opt = next_opt(cmd, argc, argv, ":h", longopts)) != -1) {
+		if (opt != 'h')
+			return SBDCTL_EXIT_USAGE;
+		fputs(usage, stdout);
+		return ARGS_HELP;
+	}
+	if (argc - optind < nargs)
+		return usage_error(cmd, nargs == 1 ? "missing DEV" :
+				   argc == optind ? "missing DEV and SIZE" :
+				   "missing SIZE");
+	if (argc - optind > nargs)
+		return usage_error(cmd, "unexpected argument '%s'",
+				   argv[optind + nargs]);
+	return SBDCTL_EXIT_OK;
+}
+
+static int cmd_resize(int argc, char **argv)
+{
+	char item[SBDCTL_NAME_MAX + 1];
+	uint64_t size;
+	int ret;
+
+	ret = disk_args("resize", usage_resize, argc, argv, 2);
+	if (ret)
+		return ret == ARGS_HELP ? SBDCTL_EXIT_OK : ret;
+	ret = parse_size_opt("resize", argv[optind + 1], &size);
+	if (!ret && !size)
+		ret = usage_error("resize", "invalid size '%s'",
+				  argv[optind + 1]);
+	if (!ret)
+		ret = resolve(argv[optind], item);
+	if (!ret)
+		ret = set_attr_u64(item, "size", size);
+	return ret;
+}
+
+static int set_ro(int argc, char **argv, bool ro)
+{
+	const char *cmd = ro ? "ro" : "rw";
+	char item[SBDCTL_NAME_MAX + 1];
+	int ret;
+
+	ret = disk_args(cmd, ro ? usage_ro : usage_rw, argc, argv, 1);
+	if (ret)
+		return ret == ARGS_HELP ? SBDCTL_EXIT_OK : ret;
+	ret = resolve(argv[optind], item);
+	if (ret)
+		return ret;
+	if (!item_has(item, "read_only"))
+		return errorf(SBDCTL_EXIT_FAIL,
+			      "the loaded sbd module cannot change read-only (no read_only attribute)");
+	return set_attr(item, "read_only", ro ? "1" : "0");
+}
+
+static int cmd_ro(int argc, char **argv)
+{
+	return set_ro(argc, argv, true);
+}
+
+static int cmd_rw(int argc, char **argv)
+{
+	return set_ro(argc, argv, false);
+}
+
+static int cmd_remove(int argc, char **argv)
+{
+	char item[SBDCTL_NAME_MAX + 1], path[PATH_MAX], dev[64];
+	int ret;
+
+	ret = disk_args("remove", usage_remove, argc, argv, 1);
+	if (ret)
+		return ret == ARGS_HELP ? SBDCTL_EXIT_OK : ret;
+	ret = resolve(argv[optind], item);
+	if (ret)
+		return ret;
+	item_path(path, item, "device");
+	ret = read_file(path, dev, sizeof(dev));
+	if (ret)
+		return errorf(SBDCTL_EXIT_FAIL, "%s: %s", path, strerror(-ret));
+	if (dev[0]) {
+		ret = set_attr(item, "power", "0");
+		if (ret)
+			return ret;
+	}
+	item_path(path, item, NULL);
+	if (rmdir(path))
+		return errorf(SBDCTL_EXIT_FAIL, "cannot remove '%s': %s", item,
+			      strerror(errno));
+	return SBDCTL_EXIT_OK;
+}
+
+/* ---- main ---------------------------------------------------------- */
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "create", cmd_create },
+	{ "list", cmd_list },
+	{ "resize", cmd_resize },
+	{ "ro", cmd_ro },
+	{ "rw", cmd_rw },
+	{ "remove", cmd_remove },
+};
+
+/* An environment override of a root, without trailing slashes. */
+static int set_root(char *root, const char *env, const char *def)
+{
+	const char *v = getenv(env);
+	size_t n;
+
+	if (!v || !*v)
+		v = def;
+	n = strlen(v);
+	if (n > ROOT_MAX)
+		return errorf(SBDCTL_EXIT_USAGE, "%s is too long", env);
+	memcpy(root, v, n + 1);
+	while (n > 1 && root[n - 1] == '/')
+		root[--n] = '\0';
+	return SBDCTL_EXIT_OK;
+}
+
+static int run(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+	size_t i;
+	int ret;
+
+	if (!cmd) {
+		fputs(usage_main, stderr);
+		return SBDCTL_EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+		fputs(usage_main, stdout);
+		return SBDCTL_EXIT_OK;
+	}
+	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+		puts("sbdctl " SBDCTL_VERSION);
+		return SBDCTL_EXIT_OK;
+	}
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(cmd, commands[i].name))
+			break;
+	if (i == ARRAY_SIZE(commands))
+		return usage_error(NULL, cmd[0] == '-' ? "option '%s' is unknown" :
+				   "unknown command '%s'", cmd);
+	ret = set_root(cfs_root, "SBDCTL_CONFIGFS", "/sys/kernel/config/sbd");
+	if (!ret)
+		ret = set_root(sys_root, "SBDCTL_SYSFS", "/sys");
+	if (!ret)
+		ret = set_root(dev_dir, "SBDCTL_DEV", "/dev");
+	if (!ret)
+		ret = commands[i].fn(argc - 1, argv + 1);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = run(argc, argv);
+	/* what was printed must have got out: a full disk is an error */
+	int err = fflush(stdout) ? errno : ferror(stdout) ? EIO : 0;
+
+	if (err) {
+		errorf(0, "write error: %s", strerror(err));
+		if (!ret)
+			ret = SBDCTL_EXIT_FAIL;
+	}
+	return ret;
+}
