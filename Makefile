@@ -12,7 +12,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 KERNELS ?= 6.1 6.12 7.2
 KERNEL ?= 6.1
 
-.PHONY: all modules clean install check demo shell
+.PHONY: all modules clean install check check-debug demo shell bench
 
 all: modules
 
@@ -31,8 +31,16 @@ install: modules
 check:
 	KERNELS="$(KERNELS)" TESTS="$(TESTS)" scripts/check
 
+# The same on a 6.12 built with KASAN, lockdep, kmemleak... (scripts/debug.config).
+check-debug:
+	KERNELS=6.12-debug TESTS="$(TESTS)" scripts/check
+
 demo:
 	KERNEL=$(KERNEL) scripts/demo
 
 shell:
 	KERNEL=$(KERNEL) scripts/shell
+
+# sbd next to brd and null_blk, same fio jobs: see scripts/bench.
+bench:
+	KERNEL=$(KERNEL) scripts/bench

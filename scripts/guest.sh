@@ -7,12 +7,13 @@
 #   scripts/guest.sh LINE [--timeout SECS] [--mem MB] [--smp N] -- COMMAND...
 #   scripts/guest.sh LINE [--mem MB] [--smp N] --shell
 #
-#   LINE is 6.1, 6.12 or 7.2. COMMAND (its words joined by spaces) runs with
-#   "sh -c" in the guest, in the directory guest.sh was started from, with
-#   SBD_LINE, SBD_KVER, SBD_MODDIR (for "modprobe -d") and the VAR=value pairs
-#   of $SBD_GUEST_ENV in its environment; stdin is /dev/null. The console is
-#   streamed to stdout; the exit status is COMMAND's, or 124 on timeout
-#   (default 600 s), 125 when the guest died without reporting one (panic...)
+#   LINE is 6.1, 6.12, 7.2 or 6.12-debug. COMMAND (its words joined by
+#   spaces) runs with "sh -c" in the guest, in the directory guest.sh was
+#   started from, with SBD_LINE, SBD_KVER, SBD_MODDIR (for "modprobe -d") and
+#   the VAR=value pairs of $SBD_GUEST_ENV in its environment; stdin is
+#   /dev/null. The console is streamed to stdout; the exit status is
+#   COMMAND's, or 124 on timeout (default 600 s; 6.12-debug: 2400 s),
+#   125 when the guest died without reporting one (panic...)
 #   or the harness itself failed, 2 on a usage error.
 #   In the guest /tmp, /run and /var/tmp are private tmpfs mounts; everything
 #   else of the host is visible read-only.
@@ -45,7 +46,7 @@ log() { printf 'guest.sh: %s\n' "$*" >&2; }
 die() { printf 'guest.sh: error: %s\n' "$*" >&2; exit 125; }
 bad_usage() { printf 'guest.sh: %s\n' "$*" >&2; exit 2; }
 usage() {
-	sed -n '6,22p' "$SELF" | sed 's/^# \{0,1\}//' >&2
+	sed -n '6,26p' "$SELF" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -54,8 +55,13 @@ usage() {
 case $1 in -h | --help) usage ;; esac
 LINE=$1
 shift
-case $LINE in 6.1 | 6.12 | 7.2) ;; *) bad_usage "unknown line '$LINE' (known: 6.1 6.12 7.2)" ;; esac
-TIMEOUT=600 MEM=2048 SMP=2 SHELL_MODE=0 RESULTS=
+case $LINE in 6.1 | 6.12 | 7.2 | 6.12-debug) ;; *) bad_usage "unknown line '$LINE' (known: 6.1 6.12 7.2 6.12-debug)" ;; esac
+TIMEOUT=600 MEM=2048 SMP=2 SHELL_MODE=0 KAPPEND="" RESULTS=
+# The debug kernel (KASAN, lockdep, kmemleak) runs several times slower: a
+# longer timeout, and no ACPI PCI interrupt routing, whose AML (_PRT) takes
+# 30 s there under TCG (or times out: AE_AML_LOOP_TIMEOUT); the BIOS's
+# $PIR table routes the interrupts as well.
+case $LINE in *-debug) TIMEOUT=2400 KAPPEND="pci=noacpi" ;; esac
 CMD=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -291,7 +297,7 @@ JOB=$CACHE/run/job.$NONCE
 		echo 'echo "sbd guest $SBD_LINE ($SBD_KVER): exit the shell to power off" >/dev/ttyS0'
 		# make shell asks for a module to be loaded before the prompt.
 		# shellcheck disable=SC2016 # expanded in the guest
-		echo '[ -z "${SBD_AUTOLOAD:-}" ] || { insmod "$SBD_AUTOLOAD" && echo "loaded $SBD_AUTOLOAD: $(ls /sys/block | grep sbd | tr "\n" " ")"; } >/dev/ttyS0 2>&1'
+		echo '[ -z "${SBD_AUTOLOAD:-}" ] || { { modprobe -d "$SBD_MODDIR" configfs; mount -t configfs none /sys/kernel/config; } 2>/dev/null; insmod "$SBD_AUTOLOAD" && echo "loaded $SBD_AUTOLOAD: $(ls /sys/block | grep sbd | tr "\n" " ")"; } >/dev/ttyS0 2>&1'
 		# A real tty (not /dev/console) as controlling terminal: job control works.
 		echo 'exec setsid -w -c /bin/bash -i </dev/ttyS0 >/dev/ttyS0 2>&1'
 	else
@@ -309,7 +315,7 @@ esac
 QEMU=(qemu-system-x86_64 -accel tcg -nographic -no-reboot
 	-m "$MEM" -smp "$SMP" -nic none
 	-kernel "$LDIR/vmlinuz" -initrd "$LDIR/initramfs.cpio.gz"
-	-append "console=ttyS0 panic=-1 quiet loglevel=5 sbdjob=$JOB sbdid=$NONCE sbdhost=sbd-${LINE//./-}"
+	-append "console=ttyS0 panic=-1 quiet loglevel=5 ${KAPPEND:+$KAPPEND }sbdjob=$JOB sbdid=$NONCE sbdhost=sbd-${LINE//./-}"
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap)
 if [[ -n $RESULTS ]]; then
 	: >"$RESULTS"

@@ -3,7 +3,9 @@
 # build out-of-tree modules against them.
 #
 # Usage:
-#   scripts/kernels.sh fetch LINE|all      make sure LINE (6.1, 6.12, 7.2) is cached
+#   scripts/kernels.sh fetch LINE|all      make sure LINE (6.1, 6.12, 7.2, 6.12-debug) is cached
+#                                          ("all": the three Debian lines; 6.12-debug is
+#                                          built from source, ~13 min, see debug.config)
 #   scripts/kernels.sh kdir LINE           print the kbuild dir (host path)
 #   scripts/kernels.sh kver LINE           print the kernel release
 #   scripts/kernels.sh make LINE [ARGS..]  copy the sources to $SBD_SRC/build/LINE
@@ -43,7 +45,7 @@ log() { printf 'kernels.sh: %s\n' "$*" >&2; }
 die() { printf 'kernels.sh: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-	sed -n '5,11p' "$SELF" | sed 's/^# \{0,1\}//' >&2
+	sed -n '5,13p' "$SELF" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -377,6 +379,136 @@ fetch_72() {
 		"$(deb_path "$base" "$K72_VER")"
 }
 
+# ---- line 6.12-debug: 6.12 built from linux-source with KASAN, lockdep... ----
+# The same 6.12 as the checkpatch source (Debian's linux-source-6.12 from
+# $K612_SUITE), configured with defconfig + kvm_guest.config + the fragment
+# scripts/debug.config and built in place under $CACHE/6.12-debug/linux,
+# which is also the KDIR modules build against.  A changed fragment rebuilds
+# in the same tree (make only recompiles what the new .config touches); a
+# new source version starts from a fresh tree.  ~13 minutes on 2 cores.
+DEBUG_FRAGMENT=$REPO/scripts/debug.config
+DEBUG_LINE=6.12-debug
+debug_tree() { printf '%s\n' "$CACHE/$DEBUG_LINE/linux"; }
+# debug_config_check CONFIG FRAGMENT: every assignment of FRAGMENT holds in CONFIG.
+debug_config_check() {
+	local config=$1 frag=$2 line sym want have bad=0
+	while IFS= read -r line; do
+		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+			sym=${BASH_REMATCH[1]} want=${BASH_REMATCH[2]}
+		elif [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
+			sym=${BASH_REMATCH[1]} want=n
+		else
+			continue
+		fi
+		have=$(sed -n -E "s/^$sym=(.*)$/\1/p" "$config")
+		[[ -n $have ]] || have=n
+		if [[ $have != "$want" ]]; then
+			log "$DEBUG_LINE: $sym: wanted $want, the .config has $have"
+			bad=1
+		fi
+	done <"$frag"
+	return "$bad"
+}
+debug_built() { # debug_built KEY: built with KEY, every output present
+	local dir=$CACHE/$DEBUG_LINE kver=""
+	[[ -f $dir/kver ]] && kver=$(cat "$dir/kver")
+	[[ -n $kver ]] && stamp_ok "$DEBUG_LINE-kernel" "$1" "$dir/vmlinuz" "$dir/config" \
+		"$dir/modroot/lib/modules/$kver/modules.dep" "$(debug_tree)/Module.symvers"
+}
+fetch_612debug() {
+	need make make
+	need gcc gcc
+	need flex flex
+	need bison bison
+	need bc bc
+	need depmod kmod
+	need xz xz-utils
+	local p
+	for p in libelf-dev libssl-dev; do pkg_installed "$p" || apt_install "$p"; done
+	local dir=$CACHE/$DEBUG_LINE tree frag_sum key
+	tree=$(debug_tree)
+	[[ -f $DEBUG_FRAGMENT ]] || die "$DEBUG_LINE: $DEBUG_FRAGMENT missing"
+	frag_sum=$(sha256sum "$DEBUG_FRAGMENT" | cut -d' ' -f1)
+	key="v1 $CHECKPATCH_PKG $K612_VER $frag_sum"
+	debug_built "$key" && return 0
+
+	# The download needs the fetch lock; the long build takes its own lock, so
+	# that fetching the other lines does not wait for it.
+	download_debs dl-checkpatch "$K612_SUITE" "$CHECKPATCH_PKG=$K612_VER"
+	unlock_fetch
+	mkdir -p "$dir"
+	local bfd
+	exec {bfd}>"$dir/.build.lock"
+	if ! flock -n "$bfd"; then
+		log "$DEBUG_LINE: waiting for another build of the debug kernel ($dir/.build.lock)"
+		flock "$bfd"
+	fi
+	debug_built "$key" && { exec {bfd}>&-; return 0; }
+
+	# 1. The source tree, once per source version.
+	local skey="$CHECKPATCH_PKG $K612_VER $tree"
+	if ! stamp_ok "$DEBUG_LINE-src" "$skey" "$tree/Makefile"; then
+		local deb tarball zflag t
+		deb=$(deb_path "$CHECKPATCH_PKG" "$K612_VER")
+		tarball=$(dpkg-deb -c "$deb" | awk '{print $6}' | grep -E '^\./usr/src/linux-source-[^/]*\.tar\.[a-z0-9]+$' | head -n1)
+		[[ -n $tarball ]] || die "no source tarball in $deb"
+		case $tarball in
+		*.xz) zflag=-J ;; *.bz2) zflag=-j ;; *.gz) zflag=-z ;; *.zst) zflag=--zstd ;;
+		*) die "unknown compression: $tarball" ;;
+		esac
+		log "$DEBUG_LINE: unpacking $(basename "$tarball") from $(basename "$deb")"
+		rm -rf "$dir"/.tmp.*
+		mktempd "$dir"
+		t=$TMPD
+		dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "$tarball" | tar "$zflag" -xf - -C "$t" ||
+			die "$DEBUG_LINE: extracting $tarball failed"
+		local top
+		top=$(find "$t" -mindepth 2 -maxdepth 2 -name Makefile -printf '%h\n' | head -n1)
+		[[ -n $top ]] || die "$DEBUG_LINE: no kernel tree in $tarball"
+		rm -rf "$tree" "$STAMPS/$DEBUG_LINE-kernel"
+		mv "$top" "$tree"
+		stamp_set "$DEBUG_LINE-src" "$skey"
+	fi
+
+	# 2. Configure: defconfig, the KVM guest fragment, ours; then check ours.
+	local blog=$dir/build.log jobs
+	jobs=$(nproc)
+	log "$DEBUG_LINE: configuring (fragment $DEBUG_FRAGMENT)"
+	cp -f "$DEBUG_FRAGMENT" "$tree/kernel/configs/sbd-debug.config"
+	make -C "$tree" -s defconfig kvm_guest.config sbd-debug.config >"$blog" 2>&1 ||
+		{ tail -n 30 "$blog" >&2; die "$DEBUG_LINE: configuring failed (log: $blog)"; }
+	debug_config_check "$tree/.config" "$DEBUG_FRAGMENT" ||
+		die "$DEBUG_LINE: the .config lacks options of $DEBUG_FRAGMENT (see above)"
+
+	# 3. Build (in place: the tree is the KDIR of module builds).
+	log "$DEBUG_LINE: building bzImage and modules with make -j$jobs (about 13 minutes on 2 cores; log: $blog)"
+	local t0=$SECONDS
+	make -C "$tree" -j"$jobs" bzImage modules >>"$blog" 2>&1 ||
+		{ tail -n 40 "$blog" >&2; die "$DEBUG_LINE: kernel build failed (log: $blog)"; }
+	log "$DEBUG_LINE: kernel built in $((SECONDS - t0)) s"
+
+	# 4. Install image, modules (depmod is run by modules_install), config.
+	local kver t
+	kver=$(make -C "$tree" -s --no-print-directory kernelrelease)
+	[[ -n $kver ]] || die "$DEBUG_LINE: no kernel release"
+	rm -rf "$dir"/.tmp.*
+	mktempd "$dir"
+	t=$TMPD
+	make -C "$tree" -s modules_install INSTALL_MOD_PATH="$t/modroot" >>"$blog" 2>&1 ||
+		{ tail -n 20 "$blog" >&2; die "$DEBUG_LINE: modules_install failed (log: $blog)"; }
+	[[ -f $t/modroot/lib/modules/$kver/modules.dep ]] || die "$DEBUG_LINE: modules_install made no modules.dep"
+	rm -f "$t/modroot/lib/modules/$kver/build" "$t/modroot/lib/modules/$kver/source"
+	cp "$tree/arch/x86/boot/bzImage" "$t/vmlinuz"
+	cp "$tree/.config" "$t/config"
+	cp "$tree/System.map" "$t/System.map"
+	printf '%s\n' "$kver" >"$t/kver"
+	rm -rf "$dir/vmlinuz" "$dir/modroot" "$dir/kver" "$dir/config" "$dir/System.map"
+	mv "$t/vmlinuz" "$t/modroot" "$t/kver" "$t/config" "$t/System.map" "$dir/"
+	stamp_set "$DEBUG_LINE-kernel" "$key"
+	exec {bfd}>&-
+	log "$DEBUG_LINE: kernel $kver ready in $dir"
+}
+
 # ---- checkpatch ----------------------------------------------------------------
 fetch_checkpatch() {
 	need perl perl
@@ -414,7 +546,7 @@ fetch_checkpatch() {
 
 # ---- dispatch helpers --------------------------------------------------------
 check_line() {
-	case ${1:-} in 6.1 | 6.12 | 7.2) ;; *) die "unknown line '${1:-}' (known: ${LINES[*]})" ;; esac
+	case ${1:-} in 6.1 | 6.12 | 7.2 | "$DEBUG_LINE") ;; *) die "unknown line '${1:-}' (known: ${LINES[*]} $DEBUG_LINE)" ;; esac
 }
 check_cache() {
 	case $(readlink -m "$CACHE")/ in
@@ -439,6 +571,7 @@ fetch_line() {
 	6.1) fetch_61 ;;
 	6.12) fetch_612 ;;
 	7.2) fetch_72 ;;
+	"$DEBUG_LINE") fetch_612debug ;;
 	esac
 	unlock_fetch
 }
@@ -453,6 +586,7 @@ line_kdir() { # host path; for 7.2 it lies inside the sid chroot
 	6.1) printf '/lib/modules/%s/build\n' "$(line_kver 6.1)" ;;
 	6.12) printf '%s\n' "$CACHE/6.12/kbuild/usr/src/linux-headers-$(line_kver 6.12)" ;;
 	7.2) printf '%s\n' "$CHROOT/usr/src/linux-headers-$(line_kver 7.2)" ;;
+	"$DEBUG_LINE") debug_tree ;;
 	esac
 }
 # The compiler the kernel was built with, from its .config (CC=... passed to make).
@@ -504,7 +638,7 @@ cmd_make() {
 	sync_sources "$SRC" "$out"
 	cc=$(kernel_cc "$kdir")
 	case $line in
-	6.1 | 6.12)
+	6.1 | 6.12 | "$DEBUG_LINE")
 		if [[ -n $cc ]] && ! command -v "$cc" >/dev/null; then
 			log "warning: kernel compiler $cc not found, using the default gcc"
 			cc=""
