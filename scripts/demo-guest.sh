@@ -79,6 +79,23 @@ show blkdiscard -f /dev/sbd0
 free3=$(meminfo_free_mib)
 echo "memory held after discard: $((free1 - free3)) MiB"
 
+step "Runtime disks with sbdctl: create, list, resize online, remove"
+sbdctl=build/sbdctl/sbdctl
+mount -t configfs none /sys/kernel/config 2>/dev/null || true
+echo "\$ $sbdctl create --size 1G --sector-size 4096 --name scratch"
+dev=$($sbdctl create --size 1G --sector-size 4096 --name scratch)
+echo "$dev"
+show $sbdctl list
+echo "sbd1 sector size: $(cat /sys/block/sbd1/queue/logical_block_size)"
+show dd if=/dev/urandom of="$dev" bs=1M count=8 oflag=direct status=none
+sum=$(head -c 8M "$dev" | sha256sum)
+show $sbdctl resize scratch 4G
+show $sbdctl list
+[ "$(head -c 8M "$dev" | sha256sum)" = "$sum" ] || { echo "data changed by the resize" >&2; exit 1; }
+echo "the 8 MiB written before the resize read back unchanged"
+show $sbdctl remove scratch
+[ ! -e "$dev" ] || { echo "$dev still there" >&2; exit 1; }
+
 step "Unload"
 show rmmod sbd
 [ ! -e /dev/sbd0 ] || { echo "/dev/sbd0 still there" >&2; exit 1; }
