@@ -12,7 +12,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 KERNELS ?= 6.1 6.12 7.2
 KERNEL ?= 6.1
 
-.PHONY: all modules clean install check demo shell
+.PHONY: all modules clean install check demo shell soak
 
 all: modules
 
@@ -36,3 +36,7 @@ demo:
 
 shell:
 	KERNEL=$(KERNEL) scripts/shell
+
+# Crash-consistency soak: hundreds of power-cut trials per file system.
+soak:
+	KERNEL=$(KERNEL) scripts/soak

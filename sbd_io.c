@@ -134,8 +134,11 @@ static blk_status_t sbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	blk_mq_start_request(rq);
 
-	/* The block layer checks this too; a shrink may race with it. */
-	if (end > get_capacity(rq->q->disk))
+	/*
+	 * The block layer checks this too; a shrink may race with it.  A
+	 * flush has no sectors, and no meaningful position either.
+	 */
+	if (blk_rq_sectors(rq) && end > get_capacity(rq->q->disk))
 		sts = BLK_STS_IOERR;
 	/* Flushes are not writes; everything else that is fails. */
 	else if (op_is_write(req_op(rq)) && READ_ONCE(dev->config.read_only))
