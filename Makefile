@@ -12,7 +12,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 KERNELS ?= 6.1 6.12 7.2
 KERNEL ?= 6.1
 
-.PHONY: all modules clean install check check-debug demo shell bench
+.PHONY: all modules clean install check check-debug demo shell bench soak
 
 all: modules
 
@@ -44,3 +44,7 @@ shell:
 # sbd next to brd and null_blk, same fio jobs: see scripts/bench.
 bench:
 	KERNEL=$(KERNEL) scripts/bench
+
+# Crash-consistency soak: hundreds of power-cut trials per file system.
+soak:
+	KERNEL=$(KERNEL) scripts/soak

@@ -4,7 +4,8 @@
  *
  * Shared declarations of the driver's parts: the module (sbd_main.c), the
  * disk lifecycle (sbd_disk.c), the I/O path (sbd_io.c), the backing store
- * (sbd_store.c), runtime disks (sbd_configfs.c) and sysfs (sbd_sysfs.c).
+ * (sbd_store.c), the emulated write cache (sbd_cache.c), fault injection
+ * (sbd_fault.c), runtime disks (sbd_configfs.c) and sysfs (sbd_sysfs.c).
  */
 #ifndef SBD_H
 #define SBD_H
@@ -15,7 +16,10 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/hrtimer.h>
 #include <linux/percpu.h>
+#include <linux/prandom.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -60,6 +64,7 @@ void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
 		    unsigned int len);
 void sbd_store_zero(struct sbd_store *store, u64 pos, u64 len);
 void sbd_store_truncate(struct sbd_store *store, u64 size);
+bool sbd_store_next_page(struct sbd_store *store, pgoff_t *idx, pgoff_t last);
 
 static inline unsigned long sbd_store_nr_pages(struct sbd_store *store)
 {
@@ -73,6 +78,8 @@ enum sbd_stat {
 	SBD_STAT_FLUSHES,
 	SBD_STAT_DISCARDS,
 	SBD_STAT_WRITE_ZEROES,
+	SBD_STAT_FUA_WRITES,
+	SBD_STAT_ERRORS_INJECTED,
 	SBD_STAT_NR
 };
 
@@ -94,6 +101,67 @@ struct sbd_config {
 	u64			partitions;	/* at most max_part */
 	u64			discard;	/* 0 or 1 */
 	u64			read_only;	/* 0 or 1 */
+	/* The test device: all off by default. */
+	u64			cache;		/* volatile write cache */
+	u64			ignore_flush;	/* ...that lies about flushes */
+	u64			power_cut_keep;	/* % of volatile blocks kept */
+	u64			seed;
+	u64			latency_us;
+	u64			latency_jitter_us;
+	u64			bandwidth_mbps;	/* 10^6 bytes/s, 0: no limit */
+};
+
+/*
+ * The emulated volatile write cache.  Writes go to the store at once, so
+ * reads see them; what the disk must be able to go back to is kept aside:
+ * for each page with blocks written since the last flush, the durable
+ * contents of those blocks.  A flush forgets them, a power cut restores
+ * them (see sbd_cache.c).
+ */
+enum sbd_cache_count {
+	SBD_CACHE_VOLATILE_BLOCKS,	/* dirty now */
+	SBD_CACHE_POWER_CUTS,
+	SBD_CACHE_LOST_BLOCKS,		/* at the last power cut */
+	SBD_CACHE_NR
+};
+
+struct sbd_cache {
+	struct mutex		lock;		/* the whole of a cached write */
+	struct xarray		entries;	/* page index -> sbd_cache_entry */
+	u64			count[SBD_CACHE_NR];
+};
+
+/* Error rules, delays and the power switch (see sbd_fault.c). */
+#define SBD_MAX_RULES		16
+
+struct sbd_rule {
+	u32			ops;		/* BIT(REQ_OP_*) */
+	sector_t		first, last;	/* inclusive */
+	bool			ranged;
+	u8			trigger;	/* enum sbd_trigger */
+	u64			arg;		/* N of next/every, P of prob */
+	u64			seen;		/* matching requests */
+	u64			hits;		/* requests failed */
+	blk_status_t		status;
+};
+
+struct sbd_fault {
+	spinlock_t		lock;		/* everything below */
+	struct sbd_rule		rules[SBD_MAX_RULES];
+	unsigned int		nr_rules;
+	struct rnd_state	rnd;		/* seeded from config.seed */
+	u64			latency_ns;
+	u64			jitter_ns;
+	u64			bytes_per_sec;
+	u64			busy_until;	/* bandwidth: ns, CLOCK_MONOTONIC */
+	bool			cut;		/* power cut: fail everything */
+	bool			active;		/* any of the above set */
+};
+
+/* Per request: a delayed completion waits on this timer. */
+struct sbd_cmd {
+	struct hrtimer		timer;
+	blk_status_t		status;
 };
 
 /*
@@ -109,6 +177,8 @@ struct sbd_dev {
 	struct gendisk		*disk;		/* NULL while powered off */
 	struct blk_mq_tag_set	tag_set;
 	struct sbd_store	store;
+	struct sbd_cache	cache;
+	struct sbd_fault	fault;
 	struct sbd_stats __percpu *stats;
 	struct list_head	list;		/* parameter disks only */
 	struct config_group	group;		/* runtime disks only */
@@ -135,6 +205,29 @@ int sbd_dev_resize(struct sbd_dev *dev, u64 size);
 int sbd_dev_set_read_only(struct sbd_dev *dev, u64 read_only);
 void sbd_fill_geometry(u64 nr_sectors, struct hd_geometry *geo);
 const char *sbd_dev_name(struct sbd_dev *dev);
+
+/* sbd_cache.c: all with dev->cache.lock held, except init and destroy. */
+void sbd_cache_init(struct sbd_cache *cache);
+void sbd_cache_destroy(struct sbd_cache *cache);
+int sbd_cache_dirty(struct sbd_dev *dev, u64 pos, u64 len, gfp_t gfp);
+int sbd_cache_dirty_present(struct sbd_dev *dev, u64 pos, u64 len, gfp_t gfp);
+void sbd_cache_clean(struct sbd_dev *dev, u64 pos, u64 len);
+void sbd_cache_flush(struct sbd_dev *dev);
+void sbd_cache_power_cut(struct sbd_dev *dev);
+void sbd_cache_truncate(struct sbd_dev *dev, u64 size);
+
+/* sbd_fault.c */
+void sbd_fault_init(struct sbd_dev *dev);
+void sbd_fault_update(struct sbd_dev *dev);
+int sbd_fault_seed(struct sbd_dev *dev, u64 seed);
+blk_status_t sbd_fault_check(struct sbd_dev *dev, struct request *rq);
+bool sbd_fault_delay(struct sbd_dev *dev, struct request *rq,
+		     blk_status_t sts);
+void sbd_fault_init_cmd(struct sbd_cmd *cmd);
+int sbd_fault_set_power_cut(struct sbd_dev *dev, bool cut);
+int sbd_fault_add_rule(struct sbd_dev *dev, char *spec);
+void sbd_fault_clear_rules(struct sbd_dev *dev);
+ssize_t sbd_fault_show_rules(struct sbd_dev *dev, char *page);
 
 /* sbd_configfs.c */
 int sbd_configfs_init(void);

@@ -11,6 +11,7 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/hrtimer.h>
 
 /* 6.11: queue features (BLK_FEAT_*) replace most queue flags. */
 #ifdef BLK_FEAT_ROTATIONAL
@@ -30,10 +31,15 @@
  */
 static inline struct gendisk *sbd_compat_alloc_disk(struct blk_mq_tag_set *set,
 						    struct queue_limits *lim,
+						    bool write_cache,
 						    void *queuedata)
 {
 	struct gendisk *disk;
 
+#ifdef SBD_HAVE_BLK_FEAT
+	if (write_cache)
+		lim->features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+#endif
 #ifdef SBD_HAVE_QUEUE_LIMITS
 	disk = blk_mq_alloc_disk(set, lim, queuedata);
 #else
@@ -55,6 +61,8 @@ static inline struct gendisk *sbd_compat_alloc_disk(struct blk_mq_tag_set *set,
 	/* Without BLK_FEAT_ROTATIONAL a queue was rotational unless told. */
 	if (!IS_ERR(disk))
 		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+	if (!IS_ERR(disk) && write_cache)
+		blk_queue_write_cache(disk->queue, true, true);
 #endif
 	return disk;
 }
@@ -72,6 +80,26 @@ static inline void sbd_compat_drain_queue(struct request_queue *q)
 #else
 	blk_mq_freeze_queue(q);
 	blk_mq_unfreeze_queue(q);
+#endif
+}
+
+/* 7.x: ->init_request() is given the NUMA node as an int. */
+#ifdef SBD_HAVE_INIT_REQUEST_INT_NODE
+#define sbd_numa_node_t	int
+#else
+#define sbd_numa_node_t	unsigned int
+#endif
+
+/* 6.13: hrtimer_setup() sets the callback with the rest. */
+static inline void sbd_compat_hrtimer_setup(struct hrtimer *timer,
+					    enum hrtimer_restart (*fn)(struct hrtimer *),
+					    clockid_t clock, enum hrtimer_mode mode)
+{
+#ifdef SBD_HAVE_HRTIMER_SETUP
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
 #endif
 }
 

@@ -27,6 +27,10 @@
 /* What a new runtime disk starts with. */
 #define SBD_DEFAULT_SIZE	SZ_1G
 
+/* Delays up to 10 s; bandwidth up to 1 TB/s. */
+#define SBD_MAX_DELAY_US	(10 * USEC_PER_SEC)
+#define SBD_MAX_BANDWIDTH_MBPS	1000000
+
 static struct sbd_dev *to_sbd_dev(struct config_item *item)
 {
 	return container_of(to_config_group(item), struct sbd_dev, group);
@@ -50,6 +54,12 @@ struct sbd_attr_rule {
 static u64 *sbd_cfg_field(struct sbd_dev *dev, size_t offset)
 {
 	return (u64 *)((char *)&dev->config + offset);
+}
+
+/* For attributes that may change at any time and need nothing else done. */
+static int sbd_attr_live(struct sbd_dev *dev, u64 val)
+{
+	return 0;
 }
 
 /* The block sizes and the size must stay consistent, whatever is set first. */
@@ -124,8 +134,11 @@ static ssize_t sbd_attr_store(struct sbd_dev *dev,
 
 	mutex_lock(&dev->lock);
 	ret = sbd_attr_set(dev, rule, page, &val);
-	if (!ret)
-		*sbd_cfg_field(dev, rule->offset) = val;
+	if (!ret) {
+		/* The I/O path reads some of these without the lock. */
+		WRITE_ONCE(*sbd_cfg_field(dev, rule->offset), val);
+		sbd_fault_update(dev);
+	}
 	mutex_unlock(&dev->lock);
 	return ret ? ret : count;
 }
@@ -178,6 +191,68 @@ SBD_CFG_ATTR(queue_depth, 1, SBD_MAX_QUEUE_DEPTH, false, NULL, NULL);
 SBD_CFG_ATTR(partitions, 0, sbd_minors - 1, false, NULL, NULL);
 SBD_CFG_ATTR(discard, 0, 1, false, NULL, NULL);
 SBD_CFG_ATTR(read_only, 0, 1, false, NULL, sbd_dev_set_read_only);
+
+/* The test device. */
+SBD_CFG_ATTR(cache, 0, 1, false, NULL, NULL);
+SBD_CFG_ATTR(ignore_flush, 0, 1, false, NULL, sbd_attr_live);
+SBD_CFG_ATTR(power_cut_keep, 0, 100, false, NULL, sbd_attr_live);
+SBD_CFG_ATTR(seed, 0, U64_MAX, false, NULL, sbd_fault_seed);
+SBD_CFG_ATTR(latency_us, 0, SBD_MAX_DELAY_US, false, NULL, sbd_attr_live);
+SBD_CFG_ATTR(latency_jitter_us, 0, SBD_MAX_DELAY_US, false, NULL,
+	     sbd_attr_live);
+SBD_CFG_ATTR(bandwidth_mbps, 0, SBD_MAX_BANDWIDTH_MBPS, false, NULL,
+	     sbd_attr_live);
+
+/* 1 cuts the power: unflushed writes are lost and every request fails. */
+static ssize_t sbd_cfg_power_cut_show(struct config_item *item, char *page)
+{
+	return sprintf(page, "%d\n", READ_ONCE(to_sbd_dev(item)->fault.cut));
+}
+
+static ssize_t sbd_cfg_power_cut_store(struct config_item *item,
+				       const char *page, size_t count)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	bool cut;
+
+	if (kstrtobool(page, &cut)) {
+		pr_warn("%s: power_cut=%.*s is invalid: must be 0 or 1\n",
+			sbd_dev_name(dev), (int)strcspn(page, "\n"), page);
+		return -EINVAL;
+	}
+	mutex_lock(&dev->lock);
+	sbd_fault_set_power_cut(dev, cut);
+	mutex_unlock(&dev->lock);
+	return count;
+}
+CONFIGFS_ATTR(sbd_cfg_, power_cut);
+
+/* Error rules: one per write, "clear" removes them all. */
+static ssize_t sbd_cfg_errors_show(struct config_item *item, char *page)
+{
+	return sbd_fault_show_rules(to_sbd_dev(item), page);
+}
+
+static ssize_t sbd_cfg_errors_store(struct config_item *item,
+				    const char *page, size_t count)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	char *spec;
+	int ret = 0;
+
+	spec = kstrndup(page, count, GFP_KERNEL);
+	if (!spec)
+		return -ENOMEM;
+	mutex_lock(&dev->lock);
+	if (!strcmp(strim(spec), "clear"))
+		sbd_fault_clear_rules(dev);
+	else
+		ret = sbd_fault_add_rule(dev, spec);
+	mutex_unlock(&dev->lock);
+	kfree(spec);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(sbd_cfg_, errors);
 
 /* 1 creates the block device, 0 removes it; the data stays either way. */
 static ssize_t sbd_cfg_power_show(struct config_item *item, char *page)
@@ -233,6 +308,15 @@ static struct configfs_attribute *sbd_cfg_attrs[] = {
 	&sbd_cfg_attr_partitions,
 	&sbd_cfg_attr_discard,
 	&sbd_cfg_attr_read_only,
+	&sbd_cfg_attr_cache,
+	&sbd_cfg_attr_ignore_flush,
+	&sbd_cfg_attr_power_cut,
+	&sbd_cfg_attr_power_cut_keep,
+	&sbd_cfg_attr_seed,
+	&sbd_cfg_attr_errors,
+	&sbd_cfg_attr_latency_us,
+	&sbd_cfg_attr_latency_jitter_us,
+	&sbd_cfg_attr_bandwidth_mbps,
 	&sbd_cfg_attr_power,
 	&sbd_cfg_attr_device,
 	&sbd_cfg_attr_features,

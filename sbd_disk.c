@@ -61,6 +61,8 @@ struct sbd_dev *sbd_dev_alloc(const struct sbd_config *config)
 	dev->config = *config;
 	dev->index = -1;
 	sbd_store_init(&dev->store);
+	sbd_cache_init(&dev->cache);
+	sbd_fault_init(dev);
 	return dev;
 }
 
@@ -68,6 +70,7 @@ static void sbd_dev_release(struct kref *ref)
 {
 	struct sbd_dev *dev = container_of(ref, struct sbd_dev, ref);
 
+	sbd_cache_destroy(&dev->cache);
 	sbd_store_destroy(&dev->store);
 	free_percpu(dev->stats);
 	mutex_destroy(&dev->lock);
@@ -111,6 +114,7 @@ static int sbd_init_tag_set(struct sbd_dev *dev)
 	set->nr_hw_queues = dev->config.hw_queues;
 	set->queue_depth = dev->config.queue_depth;
 	set->numa_node = NUMA_NO_NODE;
+	set->cmd_size = sizeof(struct sbd_cmd);
 	/* BLOCKING: the first write to a page allocates it with GFP_NOIO. */
 	set->flags = SBD_MQ_F_MERGE | BLK_MQ_F_BLOCKING;
 	set->driver_data = dev;
@@ -133,7 +137,7 @@ static struct gendisk *sbd_alloc_disk(struct sbd_dev *dev)
 		/* Whole pages are what the store allocates and frees. */
 		lim.discard_granularity = PAGE_SIZE;
 	}
-	return sbd_compat_alloc_disk(&dev->tag_set, &lim, dev);
+	return sbd_compat_alloc_disk(&dev->tag_set, &lim, c->cache, dev);
 }
 
 /*
@@ -210,6 +214,11 @@ void sbd_dev_power_off(struct sbd_dev *dev)
 	del_gendisk(disk);
 	blk_mq_free_tag_set(&dev->tag_set);
 	ida_free(&sbd_indexes, dev->index);
+	/* An orderly power off: what the cache held is written out. */
+	mutex_lock(&dev->cache.lock);
+	sbd_cache_flush(dev);
+	mutex_unlock(&dev->cache.lock);
+	sbd_fault_set_power_cut(dev, false);
 	dev->disk = NULL;
 	dev->index = -1;
 	put_disk(disk);
@@ -233,6 +242,9 @@ int sbd_dev_resize(struct sbd_dev *dev, u64 size)
 		if (dev->disk)
 			sbd_compat_drain_queue(dev->disk->queue);
 		sbd_store_truncate(&dev->store, size);
+		mutex_lock(&dev->cache.lock);
+		sbd_cache_truncate(dev, size);
+		mutex_unlock(&dev->cache.lock);
 	}
 	return 0;
 }

@@ -203,3 +203,14 @@ void sbd_store_truncate(struct sbd_store *store, u64 size)
 		sbd_store_zero_partial(store, size, head_end - size);
 	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX);
 }
+
+/* Moves *@idx to the first page at or after it, up to @last, that exists. */
+bool sbd_store_next_page(struct sbd_store *store, pgoff_t *idx, pgoff_t last)
+{
+	unsigned long i = *idx;
+
+	if (!xa_find(&store->pages, &i, last, XA_PRESENT))
+		return false;
+	*idx = i;
+	return true;
+}

@@ -65,6 +65,33 @@ SBD_STAT_ATTR(writes, SBD_STAT_WRITES);
 SBD_STAT_ATTR(flushes, SBD_STAT_FLUSHES);
 SBD_STAT_ATTR(discards, SBD_STAT_DISCARDS);
 SBD_STAT_ATTR(write_zeroes, SBD_STAT_WRITE_ZEROES);
+SBD_STAT_ATTR(fua_writes, SBD_STAT_FUA_WRITES);
+SBD_STAT_ATTR(errors_injected, SBD_STAT_ERRORS_INJECTED);
+
+/* What the write cache holds and what power cuts did, under its lock. */
+static ssize_t sbd_cache_show(struct device *d, char *buf,
+			      enum sbd_cache_count count)
+{
+	struct sbd_cache *cache = &sbd_dev_of(d)->cache;
+	u64 val;
+
+	mutex_lock(&cache->lock);
+	val = cache->count[count];
+	mutex_unlock(&cache->lock);
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+#define SBD_CACHE_ATTR(_name, _count)					\
+static ssize_t _name##_show(struct device *d,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sbd_cache_show(d, buf, _count);				\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+SBD_CACHE_ATTR(volatile_blocks, SBD_CACHE_VOLATILE_BLOCKS);
+SBD_CACHE_ATTR(power_cuts, SBD_CACHE_POWER_CUTS);
+SBD_CACHE_ATTR(lost_blocks, SBD_CACHE_LOST_BLOCKS);
 
 static struct attribute *sbd_disk_attrs[] = {
 	&dev_attr_name.attr,
@@ -75,6 +102,11 @@ static struct attribute *sbd_disk_attrs[] = {
 	&dev_attr_flushes.attr,
 	&dev_attr_discards.attr,
 	&dev_attr_write_zeroes.attr,
+	&dev_attr_fua_writes.attr,
+	&dev_attr_errors_injected.attr,
+	&dev_attr_volatile_blocks.attr,
+	&dev_attr_power_cuts.attr,
+	&dev_attr_lost_blocks.attr,
 	NULL,
 };
 

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sbd fault injection: a disk that misbehaves on purpose.
+ *
+ * - Error rules fail matching requests before they touch the store, so a
+ *   failed write changes nothing: by operation, by sector range, for the
+ *   next N matches, every Nth, or with a seeded probability.
+ * - A power cut (with the write cache, see sbd_cache.c) leaves the disk
+ *   off: every request fails until power is restored.
+ * - Delays: each request completes latency_us (plus up to jitter) after it
+ *   was queued, and no faster than bandwidth_mbps allows, from an hrtimer:
+ *   queue_rq never sleeps for them.
+ *
+ * None of this costs the I/O path more than one test of fault.active when
+ * nothing is set.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hrtimer.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/string.h>
+
+#include "sbd.h"
+#include "sbd_compat.h"
+
+enum sbd_trigger {
+	SBD_TRIGGER_ALWAYS,
+	SBD_TRIGGER_NEXT,
+	SBD_TRIGGER_EVERY,
+	SBD_TRIGGER_PROB,
+};
+
+static const char * const sbd_trigger_names[] = {
+	[SBD_TRIGGER_ALWAYS]	= "always",
+	[SBD_TRIGGER_NEXT]	= "next",
+	[SBD_TRIGGER_EVERY]	= "every",
+	[SBD_TRIGGER_PROB]	= "prob",
+};
+
+/* A rule's operations, as a mask of BIT(op); req_op is a __bitwise type. */
+#define SBD_OP(op)	BIT((__force unsigned int)(op))
+
+static const struct {
+	const char	*name;
+	u32		mask;
+} sbd_rule_ops[] = {
+	{ "read",		SBD_OP(REQ_OP_READ) },
+	{ "write",		SBD_OP(REQ_OP_WRITE) },
+	{ "flush",		SBD_OP(REQ_OP_FLUSH) },
+	{ "discard",		SBD_OP(REQ_OP_DISCARD) },
+	{ "write_zeroes",	SBD_OP(REQ_OP_WRITE_ZEROES) },
+};
+
+#define SBD_ALL_OPS	(SBD_OP(REQ_OP_READ) | SBD_OP(REQ_OP_WRITE) |	\
+			 SBD_OP(REQ_OP_FLUSH) | SBD_OP(REQ_OP_DISCARD) |	\
+			 SBD_OP(REQ_OP_WRITE_ZEROES))
+
+static const struct {
+	const char	*name;
+	blk_status_t	status;
+} sbd_rule_errors[] = {
+	{ "ioerr",	BLK_STS_IOERR },
+	{ "medium",	BLK_STS_MEDIUM },
+	{ "nospc",	BLK_STS_NOSPC },
+	{ "timeout",	BLK_STS_TIMEOUT },
+	{ "protection",	BLK_STS_PROTECTION },
+};
+
+void sbd_fault_init(struct sbd_dev *dev)
+{
+	spin_lock_init(&dev->fault.lock);
+	prandom_seed_state(&dev->fault.rnd, dev->config.seed);
+}
+
+/* After any attribute changed, with dev->lock held. */
+void sbd_fault_update(struct sbd_dev *dev)
+{
+	struct sbd_fault *f = &dev->fault;
+	const struct sbd_config *c = &dev->config;
+
+	spin_lock_irq(&f->lock);
+	f->latency_ns = c->latency_us * NSEC_PER_USEC;
+	f->jitter_ns = c->latency_jitter_us * NSEC_PER_USEC;
+	f->bytes_per_sec = c->bandwidth_mbps * 1000000;
+	WRITE_ONCE(f->active, f->nr_rules || f->cut || f->latency_ns ||
+		   f->jitter_ns || f->bytes_per_sec);
+	spin_unlock_irq(&f->lock);
+}
+
+int sbd_fault_seed(struct sbd_dev *dev, u64 seed)
+{
+	spin_lock_irq(&dev->fault.lock);
+	prandom_seed_state(&dev->fault.rnd, seed);
+	spin_unlock_irq(&dev->fault.lock);
+	return 0;
+}
+
+/* Power cut (true) or power restored (false), with dev->lock held. */
+int sbd_fault_set_power_cut(struct sbd_dev *dev, bool cut)
+{
+	mutex_lock(&dev->cache.lock);
+	if (cut && !dev->fault.cut)
+		sbd_cache_power_cut(dev);
+	spin_lock_irq(&dev->fault.lock);
+	WRITE_ONCE(dev->fault.cut, cut);
+	spin_unlock_irq(&dev->fault.lock);
+	mutex_unlock(&dev->cache.lock);
+	sbd_fault_update(dev);
+	return 0;
+}
+
+static bool sbd_rule_matches(struct sbd_rule *r, struct request *rq)
+{
+	sector_t first = blk_rq_pos(rq);
+
+	if (!(r->ops & SBD_OP(req_op(rq))))
+		return false;
+	if (!r->ranged)
+		return true;
+	/* A flush has no sectors: only rules without a range match it. */
+	return blk_rq_sectors(rq) && first <= r->last &&
+	       first + blk_rq_sectors(rq) - 1 >= r->first;
+}
+
+/* Called with fault.lock held, for a matching request. */
+static bool sbd_rule_fires(struct sbd_fault *f, struct sbd_rule *r)
+{
+	r->seen++;
+	switch (r->trigger) {
+	case SBD_TRIGGER_NEXT:
+		return r->hits < r->arg;
+	case SBD_TRIGGER_EVERY:
+		return r->seen % r->arg == 0;
+	case SBD_TRIGGER_PROB:
+		return prandom_u32_state(&f->rnd) % 100 < r->arg;
+	default:
+		return true;
+	}
+}
+
+/*
+ * What must happen to @rq before it touches the store: BLK_STS_OK, or the
+ * error of a power cut or of the first rule that fires.
+ */
+blk_status_t sbd_fault_check(struct sbd_dev *dev, struct request *rq)
+{
+	struct sbd_fault *f = &dev->fault;
+	blk_status_t sts = BLK_STS_OK;
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&f->lock, flags);
+	if (f->cut) {
+		sts = BLK_STS_IOERR;
+		goto out;
+	}
+	for (i = 0; i < f->nr_rules; i++) {
+		struct sbd_rule *r = &f->rules[i];
+
+		if (sbd_rule_matches(r, rq) && sbd_rule_fires(f, r)) {
+			r->hits++;
+			sts = r->status;
+			sbd_count(dev, SBD_STAT_ERRORS_INJECTED);
+			break;
+		}
+	}
+out:
+	spin_unlock_irqrestore(&f->lock, flags);
+	return sts;
+}
+
+static enum hrtimer_restart sbd_fault_timer_done(struct hrtimer *timer)
+{
+	struct sbd_cmd *cmd = container_of(timer, struct sbd_cmd, timer);
+
+	blk_mq_end_request(blk_mq_rq_from_pdu(cmd), cmd->status);
+	return HRTIMER_NORESTART;
+}
+
+void sbd_fault_init_cmd(struct sbd_cmd *cmd)
+{
+	sbd_compat_hrtimer_setup(&cmd->timer, sbd_fault_timer_done,
+				 CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+}
+
+/*
+ * Completes @rq later if a delay applies: latency plus jitter after now,
+ * and not before the bandwidth allows its data through.  Returns false if
+ * the caller should complete it now.
+ */
+bool sbd_fault_delay(struct sbd_dev *dev, struct request *rq,
+		     blk_status_t sts)
+{
+	struct sbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
+	struct sbd_fault *f = &dev->fault;
+	u64 now = ktime_get_ns(), done;
+	unsigned long flags;
+
+	spin_lock_irqsave(&f->lock, flags);
+	done = now + f->latency_ns;
+	if (f->jitter_ns)
+		done += mul_u64_u32_shr(f->jitter_ns + 1,
+					prandom_u32_state(&f->rnd), 32);
+	if (f->bytes_per_sec && (req_op(rq) == REQ_OP_READ ||
+				 req_op(rq) == REQ_OP_WRITE)) {
+		u64 start = max(now, f->busy_until);
+
+		f->busy_until = start + div64_u64((u64)blk_rq_bytes(rq) *
+						  NSEC_PER_SEC, f->bytes_per_sec);
+		done = max(done, f->busy_until);
+	}
+	spin_unlock_irqrestore(&f->lock, flags);
+
+	if (done <= now)
+		return false;
+	cmd->status = sts;
+	hrtimer_start(&cmd->timer, ns_to_ktime(done), HRTIMER_MODE_ABS);
+	return true;
+}
+
+/* Rule syntax: [op=OPS] [sector=FIRST-LAST] [next=N|every=N|prob=P] [error=E] */
+static int sbd_parse_ops(const char *val, u32 *ops)
+{
+	char buf[64], *s = buf, *tok;
+	unsigned int i;
+
+	if (strscpy(buf, val, sizeof(buf)) < 0)
+		return -EINVAL;
+	*ops = 0;
+	while ((tok = strsep(&s, ","))) {
+		if (!strcmp(tok, "any")) {
+			*ops |= SBD_ALL_OPS;
+			continue;
+		}
+		for (i = 0; i < ARRAY_SIZE(sbd_rule_ops); i++)
+			if (!strcmp(tok, sbd_rule_ops[i].name))
+				break;
+		if (i == ARRAY_SIZE(sbd_rule_ops))
+			return -EINVAL;
+		*ops |= sbd_rule_ops[i].mask;
+	}
+	return 0;
+}
+
+static int sbd_parse_range(char *val, sector_t *first, sector_t *last)
+{
+	char *dash = strchr(val, '-');
+	u64 a, b;
+
+	if (!dash)
+		return -EINVAL;
+	*dash = '\0';
+	if (kstrtou64(val, 0, &a) || kstrtou64(dash + 1, 0, &b) || a > b)
+		return -EINVAL;
+	*first = a;
+	*last = b;
+	return 0;
+}
+
+static int sbd_parse_rule(char *spec, struct sbd_rule *r)
+{
+	char *tok;
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	r->ops = SBD_ALL_OPS;
+	r->status = BLK_STS_IOERR;
+	while ((tok = strsep(&spec, " \t\n"))) {
+		char *val = strchr(tok, '=');
+
+		if (!*tok)
+			continue;
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "op")) {
+			if (sbd_parse_ops(val, &r->ops))
+				return -EINVAL;
+		} else if (!strcmp(tok, "sector")) {
+			if (sbd_parse_range(val, &r->first, &r->last))
+				return -EINVAL;
+			r->ranged = true;
+		} else if (!strcmp(tok, "error")) {
+			for (i = 0; i < ARRAY_SIZE(sbd_rule_errors); i++)
+				if (!strcmp(val, sbd_rule_errors[i].name))
+					break;
+			if (i == ARRAY_SIZE(sbd_rule_errors))
+				return -EINVAL;
+			r->status = sbd_rule_errors[i].status;
+		} else {
+			for (i = SBD_TRIGGER_NEXT; i <= SBD_TRIGGER_PROB; i++)
+				if (!strcmp(tok, sbd_trigger_names[i]))
+					break;
+			if (i > SBD_TRIGGER_PROB || r->trigger ||
+			    kstrtou64(val, 0, &r->arg))
+				return -EINVAL;
+			r->trigger = i;
+			if ((i == SBD_TRIGGER_PROB && r->arg > 100) ||
+			    (i == SBD_TRIGGER_EVERY && !r->arg))
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Adds the rule written to the errors attribute, with dev->lock held. */
+int sbd_fault_add_rule(struct sbd_dev *dev, char *spec)
+{
+	struct sbd_fault *f = &dev->fault;
+	struct sbd_rule r;
+	char copy[128];
+
+	strscpy(copy, spec, sizeof(copy));
+	strim(copy);
+	if (sbd_parse_rule(spec, &r)) {
+		pr_warn("%s: errors rule '%s' is invalid: op=read|write|flush|discard|write_zeroes|any sector=FIRST-LAST next=N|every=N|prob=0..100 error=ioerr|medium|nospc|timeout|protection\n",
+			sbd_dev_name(dev), copy);
+		return -EINVAL;
+	}
+	spin_lock_irq(&f->lock);
+	if (f->nr_rules == SBD_MAX_RULES) {
+		spin_unlock_irq(&f->lock);
+		pr_warn("%s: errors rule '%s' refused: at most %d rules\n",
+			sbd_dev_name(dev), copy, SBD_MAX_RULES);
+		return -ENOSPC;
+	}
+	f->rules[f->nr_rules++] = r;
+	spin_unlock_irq(&f->lock);
+	sbd_fault_update(dev);
+	return 0;
+}
+
+void sbd_fault_clear_rules(struct sbd_dev *dev)
+{
+	spin_lock_irq(&dev->fault.lock);
+	dev->fault.nr_rules = 0;
+	spin_unlock_irq(&dev->fault.lock);
+	sbd_fault_update(dev);
+}
+
+static int sbd_show_ops(char *buf, size_t size, u32 ops)
+{
+	unsigned int i;
+	int len = 0;
+
+	if (ops == SBD_ALL_OPS)
+		return scnprintf(buf, size, "any");
+	for (i = 0; i < ARRAY_SIZE(sbd_rule_ops); i++)
+		if (ops & sbd_rule_ops[i].mask)
+			len += scnprintf(buf + len, size - len, "%s%s",
+					 len ? "," : "", sbd_rule_ops[i].name);
+	return len;
+}
+
+/* One line per rule, in the syntax it was written in, with its hits. */
+ssize_t sbd_fault_show_rules(struct sbd_dev *dev, char *page)
+{
+	struct sbd_fault *f = &dev->fault;
+	ssize_t len = 0;
+	unsigned int i, e;
+
+	spin_lock_irq(&f->lock);
+	for (i = 0; i < f->nr_rules; i++) {
+		struct sbd_rule *r = &f->rules[i];
+
+		len += scnprintf(page + len, PAGE_SIZE - len, "%u op=", i);
+		len += sbd_show_ops(page + len, PAGE_SIZE - len, r->ops);
+		if (r->ranged)
+			len += scnprintf(page + len, PAGE_SIZE - len,
+					 " sector=%llu-%llu",
+					 (u64)r->first, (u64)r->last);
+		if (r->trigger)
+			len += scnprintf(page + len, PAGE_SIZE - len, " %s=%llu",
+					 sbd_trigger_names[r->trigger], r->arg);
+		else
+			len += scnprintf(page + len, PAGE_SIZE - len, " always");
+		for (e = 0; e < ARRAY_SIZE(sbd_rule_errors); e++)
+			if (sbd_rule_errors[e].status == r->status)
+				break;
+		len += scnprintf(page + len, PAGE_SIZE - len,
+				 " error=%s hits=%llu\n",
+				 sbd_rule_errors[e].name, r->hits);
+	}
+	spin_unlock_irq(&f->lock);
+	return len;
+}
