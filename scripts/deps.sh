@@ -11,6 +11,8 @@ needs=(
 	fio:fio
 	mkfs.ext4:e2fsprogs
 	mkfs.vfat:dosfstools
+	mkfs.xfs:xfsprogs
+	python3:python3
 	sfdisk:fdisk
 	blkdiscard:util-linux
 	blkzone:util-linux
