@@ -46,19 +46,20 @@ test_main() {
 	# The module stays while runtime disks exist.
 	! rmmod sbd 2>/dev/null || fail "rmmod succeeded with runtime disks"
 
-	# rmdir frees the disk and its memory, powered on or not.
+	# rmdir frees the disk and its memory, powered on or not.  Other memory
+	# may come back at the same time, so the floor is what is asserted.
 	dd if=/dev/urandom of="/dev/$a" bs=1M count=32 oflag=direct status=none
 	expect_eq "pages held by $a" "$(sbd_stat "$a" nr_pages)" 8192
 	free0=$(mem_free_kib)
 	rmdir "$SBD_CONFIGFS/a"
 	[ ! -e "/sys/block/$a" ] || fail "/sys/block/$a still there after rmdir"
 	free1=$(mem_free_kib)
-	expect_range "KiB back after rmdir of 32 MiB written" $((free1 - free0)) 30720 40960
+	expect_range "KiB back after rmdir of 32 MiB written" $((free1 - free0)) 30720 163840
 	cfg_set b power 0
 	free0=$(mem_free_kib)
 	rmdir "$SBD_CONFIGFS/b" "$SBD_CONFIGFS/c"
 	free1=$(mem_free_kib)
-	expect_range "KiB back after rmdir of a powered-off 4 MiB disk" $((free1 - free0)) 3072 12288
+	expect_range "KiB back after rmdir of a powered-off 4 MiB disk" $((free1 - free0)) 3072 135168
 
 	expect_eq "parameter disk untouched" "$(dev_sum /dev/sbd0 0 $((2048 * 512)))" "$sum0"
 	sbd_unload

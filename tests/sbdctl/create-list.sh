@@ -48,7 +48,8 @@ for d in json.loads(sys.argv[1]):
 	free1=$(mem_free_kib)
 	[ ! -e /sys/block/sbd2 ] || fail "sbd2 still there after remove"
 	[ ! -e "$SBD_CONFIGFS/big" ] || fail "item big still there after remove"
-	expect_range "KiB back after removing 3 MiB written" $((free1 - free0)) 2048 8192
+	# Other memory may come back at the same time: only a floor is exact.
+	expect_range "KiB back after removing 3 MiB written" $((free1 - free0)) 2048 131072
 	sbdctl_rc 0 remove disk0 >/dev/null
 	expect_eq "list after removes" "$("$SBDCTL" list --bytes | tail -n +2 | awk '{ print $1 }' | tr '\n' ' ')" "/dev/sbd0 "
 	sbd_unload
