@@ -12,7 +12,7 @@
 #   started from, with SBD_LINE, SBD_KVER, SBD_MODDIR (for "modprobe -d") and
 #   the VAR=value pairs of $SBD_GUEST_ENV in its environment; stdin is
 #   /dev/null. The console is streamed to stdout; the exit status is
-#   COMMAND's, or 124 on timeout (default 600 s; 6.12-debug: 2400 s),
+#   COMMAND's, or 124 on timeout (default 600 s; 6.12-debug: 5400 s),
 #   125 when the guest died without reporting one (panic...)
 #   or the harness itself failed, 2 on a usage error.
 #   In the guest /tmp, /run and /var/tmp are private tmpfs mounts; everything
@@ -61,7 +61,7 @@ TIMEOUT=600 MEM=2048 SMP=2 SHELL_MODE=0 KAPPEND="" RESULTS=
 # longer timeout, and no ACPI PCI interrupt routing, whose AML (_PRT) takes
 # 30 s there under TCG (or times out: AE_AML_LOOP_TIMEOUT); the BIOS's
 # $PIR table routes the interrupts as well.
-case $LINE in *-debug) TIMEOUT=2400 KAPPEND="pci=noacpi" ;; esac
+case $LINE in *-debug) TIMEOUT=5400 KAPPEND="pci=noacpi" ;; esac
 CMD=()
 while [[ $# -gt 0 ]]; do
 	case $1 in

@@ -5,7 +5,7 @@
 # Usage:
 #   scripts/kernels.sh fetch LINE|all      make sure LINE (6.1, 6.12, 7.2, 6.12-debug) is cached
 #                                          ("all": the three Debian lines; 6.12-debug is
-#                                          built from source, ~13 min, see debug.config)
+#                                          built from source, ~22 min, see debug.config)
 #   scripts/kernels.sh kdir LINE           print the kbuild dir (host path)
 #   scripts/kernels.sh kver LINE           print the kernel release
 #   scripts/kernels.sh make LINE [ARGS..]  copy the sources to $SBD_SRC/build/LINE
@@ -385,7 +385,7 @@ fetch_72() {
 # scripts/debug.config and built in place under $CACHE/6.12-debug/linux,
 # which is also the KDIR modules build against.  A changed fragment rebuilds
 # in the same tree (make only recompiles what the new .config touches); a
-# new source version starts from a fresh tree.  ~13 minutes on 2 cores.
+# new source version starts from a fresh tree.  ~22 minutes on 2 cores.
 DEBUG_FRAGMENT=$REPO/scripts/debug.config
 DEBUG_LINE=6.12-debug
 debug_tree() { printf '%s\n' "$CACHE/$DEBUG_LINE/linux"; }
@@ -428,7 +428,8 @@ fetch_612debug() {
 	local dir=$CACHE/$DEBUG_LINE tree frag_sum key
 	tree=$(debug_tree)
 	[[ -f $DEBUG_FRAGMENT ]] || die "$DEBUG_LINE: $DEBUG_FRAGMENT missing"
-	frag_sum=$(sha256sum "$DEBUG_FRAGMENT" | cut -d' ' -f1)
+	# Only the option lines count: a comment edit rebuilds nothing.
+	frag_sum=$(grep -E '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set)' "$DEBUG_FRAGMENT" | sha256sum | cut -d' ' -f1)
 	key="v1 $CHECKPATCH_PKG $K612_VER $frag_sum"
 	debug_built "$key" && return 0
 
@@ -481,7 +482,7 @@ fetch_612debug() {
 		die "$DEBUG_LINE: the .config lacks options of $DEBUG_FRAGMENT (see above)"
 
 	# 3. Build (in place: the tree is the KDIR of module builds).
-	log "$DEBUG_LINE: building bzImage and modules with make -j$jobs (about 13 minutes on 2 cores; log: $blog)"
+	log "$DEBUG_LINE: building bzImage and modules with make -j$jobs (from scratch ~22 minutes on 2 cores; log: $blog)"
 	local t0=$SECONDS
 	make -C "$tree" -j"$jobs" bzImage modules >>"$blog" 2>&1 ||
 		{ tail -n 40 "$blog" >&2; die "$DEBUG_LINE: kernel build failed (log: $blog)"; }
