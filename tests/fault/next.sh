@@ -18,10 +18,10 @@ test_main() {
 	expect_eq "10 writes" "$r" "EIO EIO EIO ok ok ok ok ok ok ok"
 	expect_eq "hits" "$(rule_field e 0 hits)" 3
 	expect_eq "errors_injected" "$(sbd_stat "$d" errors_injected)" 3
-	expect_eq "spent: 5 more writes" "$(dio "/dev/$d" w:+4k:4k*5)" "ok ok ok ok ok"
-	expect_eq "hits after" "$(rule_field e 0 hits)" 3
 	# The three failed writes left their blocks as they were: zeros.
 	expect_eq "blocks of failed writes" "$(dev_sum "/dev/$d" 0 12288)" "$(zeros_sum 12288)"
+	expect_eq "spent: 5 more writes" "$(dio "/dev/$d" w:+4k:4k*5)" "ok ok ok ok ok"
+	expect_eq "hits after" "$(rule_field e 0 hits)" 3
 
 	cfg_set e errors "op=read next=2"
 	expect_eq "reads with a second rule" "$(dio "/dev/$d" r:+4k:4k*4)" "EIO EIO ok ok"
