@@ -201,6 +201,7 @@ struct sbd_dev *sbd_dev_alloc(const struct sbd_config *config);
 void sbd_dev_put(struct sbd_dev *dev);
 int sbd_dev_power_on(struct sbd_dev *dev);
 void sbd_dev_power_off(struct sbd_dev *dev);
+void sbd_dev_remove(struct sbd_dev *dev);
 int sbd_dev_resize(struct sbd_dev *dev, u64 size);
 int sbd_dev_set_read_only(struct sbd_dev *dev, u64 read_only);
 void sbd_fill_geometry(u64 nr_sectors, struct hd_geometry *geo);

@@ -377,11 +377,7 @@ static struct config_group *sbd_cfg_make_group(struct config_group *parent,
 static void sbd_cfg_drop_item(struct config_group *parent,
 			      struct config_item *item)
 {
-	struct sbd_dev *dev = to_sbd_dev(item);
-
-	mutex_lock(&dev->lock);
-	sbd_dev_power_off(dev);
-	mutex_unlock(&dev->lock);
+	sbd_dev_remove(to_sbd_dev(item));
 	config_item_put(item);
 }
 

@@ -225,6 +225,19 @@ void sbd_dev_power_off(struct sbd_dev *dev)
 }
 
 /*
+ * The disk goes for good: power it off and give its memory back now, not
+ * when the last opener of the old gendisk (udev, say) lets go of it.  No
+ * request can reach the store once del_gendisk() has returned.
+ */
+void sbd_dev_remove(struct sbd_dev *dev)
+{
+	mutex_lock(&dev->lock);
+	sbd_dev_power_off(dev);
+	sbd_store_destroy(&dev->store);
+	mutex_unlock(&dev->lock);
+}
+
+/*
  * Resize, with dev->lock held, powered on or not.  Data below the new size
  * stays.  A shrink first publishes the new capacity, then waits for the
  * requests that were checked against the old one, and only then frees

@@ -86,9 +86,7 @@ static void sbd_destroy_all(void)
 
 	list_for_each_entry_safe(dev, next, &sbd_devs, list) {
 		list_del(&dev->list);
-		mutex_lock(&dev->lock);
-		sbd_dev_power_off(dev);
-		mutex_unlock(&dev->lock);
+		sbd_dev_remove(dev);
 		sbd_dev_put(dev);
 	}
 }
