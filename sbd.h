@@ -10,6 +10,7 @@
 #ifndef SBD_H
 #define SBD_H
 
+#include <kunit/visibility.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/configfs.h>
@@ -239,5 +240,16 @@ extern const struct attribute_group *sbd_disk_groups[];
 
 /* sbd_io.c */
 extern const struct blk_mq_ops sbd_mq_ops;
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * Private to their files, but with KUnit exported to the unit tests
+ * (tests/kunit/sbd_kunit.c) in the EXPORTED_FOR_KUNIT_TESTING namespace.
+ */
+int sbd_check_params(u64 blocks, int block_size, int disks, int parts,
+		     int major);
+struct config_group *sbd_cfg_make_group(struct config_group *parent,
+					const char *name);
+#endif
 
 #endif /* SBD_H */

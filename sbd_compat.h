@@ -115,4 +115,11 @@ static inline int sbd_compat_getgeo(struct block_device *bdev,
 }
 #endif
 
+/* 6.13: a module namespace is a string literal (tests/kunit/sbd_kunit.c). */
+#ifdef SBD_HAVE_NS_STRING
+#define SBD_IMPORT_KUNIT_NS	MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
+#else
+#define SBD_IMPORT_KUNIT_NS	MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
+#endif
+
 #endif /* SBD_COMPAT_H */

@@ -352,8 +352,8 @@ static const struct config_item_type sbd_cfg_dev_type = {
 	.ct_owner	= THIS_MODULE,
 };
 
-static struct config_group *sbd_cfg_make_group(struct config_group *parent,
-					       const char *name)
+VISIBLE_IF_KUNIT struct config_group *
+sbd_cfg_make_group(struct config_group *parent, const char *name)
 {
 	struct sbd_config config = {
 		.size			= SBD_DEFAULT_SIZE,
@@ -372,6 +372,7 @@ static struct config_group *sbd_cfg_make_group(struct config_group *parent,
 	config_group_init_type_name(&dev->group, name, &sbd_cfg_dev_type);
 	return &dev->group;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_cfg_make_group);
 
 /* rmdir: the block device goes now, the rest with the item's last reference. */
 static void sbd_cfg_drop_item(struct config_group *parent,

@@ -26,6 +26,7 @@ void sbd_fill_geometry(u64 nr_sectors, struct hd_geometry *geo)
 	geo->sectors = 16;
 	geo->cylinders = min_t(u64, nr_sectors >> 6, USHRT_MAX);
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_fill_geometry);
 
 /* geo->start is the partition's offset, which the block layer fills in. */
 int sbd_getgeo(struct gendisk *disk, struct hd_geometry *geo)
@@ -81,6 +82,7 @@ void sbd_dev_put(struct sbd_dev *dev)
 {
 	kref_put(&dev->ref, sbd_dev_release);
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_dev_put);
 
 /* The last reference to a gendisk drops its reference to the sbd_dev. */
 static void sbd_free_disk(struct gendisk *disk)

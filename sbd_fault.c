@@ -169,6 +169,7 @@ out:
 	spin_unlock_irqrestore(&f->lock, flags);
 	return sts;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_fault_check);
 
 static enum hrtimer_restart sbd_fault_timer_done(struct hrtimer *timer)
 {
@@ -330,6 +331,7 @@ int sbd_fault_add_rule(struct sbd_dev *dev, char *spec)
 	sbd_fault_update(dev);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_fault_add_rule);
 
 void sbd_fault_clear_rules(struct sbd_dev *dev)
 {
@@ -338,6 +340,7 @@ void sbd_fault_clear_rules(struct sbd_dev *dev)
 	spin_unlock_irq(&dev->fault.lock);
 	sbd_fault_update(dev);
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_fault_clear_rules);
 
 static int sbd_show_ops(char *buf, size_t size, u32 ops)
 {
@@ -385,3 +388,4 @@ ssize_t sbd_fault_show_rules(struct sbd_dev *dev, char *page)
 	spin_unlock_irq(&f->lock);
 	return len;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_fault_show_rules);

@@ -43,42 +43,48 @@ unsigned int sbd_minors;
 /* The disks made from the parameters; configfs owns the others. */
 static LIST_HEAD(sbd_devs);
 
-static int __init sbd_check_params(void)
+/*
+ * The parameters as given: nsectors, hardsect_size, ndevices, max_part and
+ * major_num.  Each bad one is named, with the range it must be in.
+ */
+VISIBLE_IF_KUNIT int sbd_check_params(u64 blocks, int block_size, int disks,
+				      int parts, int major)
 {
 	bool overflow;
 	u64 bytes;
 
-	if (hardsect_size < SBD_MIN_BLOCK_SIZE ||
-	    hardsect_size > SBD_MAX_BLOCK_SIZE ||
-	    hardsect_size > PAGE_SIZE || !is_power_of_2(hardsect_size)) {
+	if (block_size < SBD_MIN_BLOCK_SIZE ||
+	    block_size > SBD_MAX_BLOCK_SIZE ||
+	    block_size > PAGE_SIZE || !is_power_of_2(block_size)) {
 		pr_err("hardsect_size=%d is invalid: must be a power of two from %d to %lu\n",
-		       hardsect_size, SBD_MIN_BLOCK_SIZE,
+		       block_size, SBD_MIN_BLOCK_SIZE,
 		       min_t(unsigned long, SBD_MAX_BLOCK_SIZE, PAGE_SIZE));
 		return -EINVAL;
 	}
-	overflow = check_mul_overflow((u64)nsectors, (u64)hardsect_size, &bytes);
-	if (!nsectors || overflow || bytes > SBD_MAX_BYTES) {
+	overflow = check_mul_overflow(blocks, (u64)block_size, &bytes);
+	if (!blocks || overflow || bytes > SBD_MAX_BYTES) {
 		pr_err("nsectors=%llu is invalid: must be 1 to %llu blocks of %d bytes\n",
-		       nsectors, SBD_MAX_BYTES / hardsect_size, hardsect_size);
+		       blocks, SBD_MAX_BYTES / block_size, block_size);
 		return -EINVAL;
 	}
-	if (ndevices < 0 || ndevices > SBD_MAX_DEVICES) {
+	if (disks < 0 || disks > SBD_MAX_DEVICES) {
 		pr_err("ndevices=%d is invalid: must be 0 to %d\n",
-		       ndevices, SBD_MAX_DEVICES);
+		       disks, SBD_MAX_DEVICES);
 		return -EINVAL;
 	}
-	if (max_part < 0 || max_part > SBD_MAX_PART) {
+	if (parts < 0 || parts > SBD_MAX_PART) {
 		pr_err("max_part=%d is invalid: must be 0 to %d\n",
-		       max_part, SBD_MAX_PART);
+		       parts, SBD_MAX_PART);
 		return -EINVAL;
 	}
-	if (major_num < 0 || major_num >= BLKDEV_MAJOR_MAX) {
+	if (major < 0 || major >= BLKDEV_MAJOR_MAX) {
 		pr_err("major_num=%d is invalid: must be 0 (dynamic) to %d\n",
-		       major_num, BLKDEV_MAJOR_MAX - 1);
+		       major, BLKDEV_MAJOR_MAX - 1);
 		return -EINVAL;
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_check_params);
 
 static void sbd_destroy_all(void)
 {
@@ -128,7 +134,8 @@ static int __init sbd_init(void)
 {
 	int ret;
 
-	ret = sbd_check_params();
+	ret = sbd_check_params(nsectors, hardsect_size, ndevices, max_part,
+			       major_num);
 	if (ret)
 		return ret;
 	sbd_minors = max_part + 1;

@@ -20,6 +20,7 @@ void sbd_store_init(struct sbd_store *store)
 	xa_init(&store->pages);
 	atomic_long_set(&store->nr_pages, 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_init);
 
 /* Frees every page; the disk is gone, so nothing can be reading them. */
 void sbd_store_destroy(struct sbd_store *store)
@@ -32,6 +33,7 @@ void sbd_store_destroy(struct sbd_store *store)
 	xa_destroy(&store->pages);
 	atomic_long_set(&store->nr_pages, 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_destroy);
 
 /* Bytes from @pos to the end of its page, at most @len. */
 static unsigned int sbd_chunk(u64 pos, u64 len)
@@ -103,6 +105,7 @@ int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_write);
 
 void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
 		    unsigned int len)
@@ -124,6 +127,7 @@ void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
 		len -= chunk;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_read);
 
 /* Zeroes part of one page, if the page exists. */
 static void sbd_store_zero_partial(struct sbd_store *store, u64 pos,
@@ -193,6 +197,7 @@ void sbd_store_zero(struct sbd_store *store, u64 pos, u64 len)
 	if (end > tail_start)
 		sbd_store_zero_partial(store, tail_start, end - tail_start);
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_zero);
 
 /* A shrink: everything from @size on goes, the part-page at @size zeroed. */
 void sbd_store_truncate(struct sbd_store *store, u64 size)
@@ -203,6 +208,7 @@ void sbd_store_truncate(struct sbd_store *store, u64 size)
 		sbd_store_zero_partial(store, size, head_end - size);
 	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX);
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_truncate);
 
 /* Moves *@idx to the first page at or after it, up to @last, that exists. */
 bool sbd_store_next_page(struct sbd_store *store, pgoff_t *idx, pgoff_t last)
@@ -214,3 +220,4 @@ bool sbd_store_next_page(struct sbd_store *store, pgoff_t *idx, pgoff_t last)
 	*idx = i;
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_next_page);

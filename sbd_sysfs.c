@@ -18,6 +18,7 @@ u64 sbd_stat_read(struct sbd_dev *dev, enum sbd_stat stat)
 		sum += per_cpu_ptr(dev->stats, cpu)->count[stat];
 	return sum;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_stat_read);
 
 static struct sbd_dev *sbd_dev_of(struct device *d)
 {

@@ -158,6 +158,8 @@ mount -t proc proc /host/proc || fail "mount /proc"
 mount -t sysfs sysfs /host/sys || fail "mount /sys"
 mount -t devtmpfs devtmpfs /host/dev || fail "mount /dev"
 mkdir -p /host/dev/pts /host/dev/shm
+# devtmpfs has no /dev/fd links; bash's process substitution needs them.
+ln -sf /proc/self/fd /host/dev/fd
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /host/dev/pts
 mount -t tmpfs -o mode=1777 tmpfs /host/dev/shm
 mount -t tmpfs -o mode=1777 tmpfs /host/tmp || fail "mount /tmp"

@@ -19,6 +19,12 @@ skip() {
 	exit 77
 }
 
+# subtest ok|"not ok" NAME: a result of its own that tests/run reports
+# after the test's line and counts with the tests (KUnit cases).
+subtest() {
+	[ -z "${SBD_SUBTESTS:-}" ] || echo "$1 $2" >>"$SBD_SUBTESTS"
+}
+
 # expect_eq WHAT ACTUAL EXPECTED
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sbd-failwrite DEV OFFSET LEN BYTE: one O_DIRECT write of LEN bytes of
+ * BYTE at OFFSET, made while this task is marked for fault injection
+ * (/proc/self/make-it-fail, see Documentation/fault-injection).  The buffer
+ * is allocated, touched and locked first, so that the only allocations the
+ * mark can fail are the kernel's, for the write.  Prints "ok" or the errno
+ * name of the failed write; exits 0 either way, 1 if it could not try.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static int make_it_fail(int on)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	size_t len;
+	off_t off;
+	ssize_t n;
+	void *buf;
+	int fd, err;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: sbd-failwrite DEV OFFSET LEN BYTE\n");
+		return 1;
+	}
+	off = strtoll(argv[2], NULL, 0);
+	len = strtoull(argv[3], NULL, 0);
+	fd = open(argv[1], O_WRONLY | O_DIRECT);
+	if (fd < 0 || posix_memalign(&buf, 4096, len)) {
+		perror(argv[1]);
+		return 1;
+	}
+	memset(buf, (int)strtol(argv[4], NULL, 0), len);
+	if (mlockall(MCL_CURRENT)) {
+		perror("mlockall");
+		return 1;
+	}
+	if (make_it_fail(1)) {
+		perror("/proc/self/make-it-fail");
+		return 1;
+	}
+	n = pwrite(fd, buf, len, off);
+	err = errno;
+	make_it_fail(0);
+	if (n == (ssize_t)len)
+		printf("ok\n");
+	else if (n >= 0)
+		printf("short write of %zd bytes\n", n);
+	else
+		printf("%s\n", strerrorname_np(err));
+	return 0;
+}

@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the parts of sbd that need no block device: the backing
+ * store, the made-up geometry, the checks of module parameters and of
+ * configfs attributes, and the error rules.  Built as sbd_kunit.ko on a
+ * kernel with KUnit; the cases run when it is loaded, after sbd.ko, and
+ * report through KUnit (dmesg and /sys/kernel/debug/kunit/).
+ */
+#include <kunit/test.h>
+#include <linux/blk-mq.h>
+#include <linux/hdreg.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "../../sbd.h"
+#include "../../sbd_compat.h"
+
+/* ---- backing store ------------------------------------------------------ */
+
+static int sbd_kunit_store_init(struct kunit *test)
+{
+	struct sbd_store *store = kunit_kzalloc(test, sizeof(*store), GFP_KERNEL);
+
+	if (!store)
+		return -ENOMEM;
+	sbd_store_init(store);
+	test->priv = store;
+	return 0;
+}
+
+static void sbd_kunit_store_exit(struct kunit *test)
+{
+	sbd_store_destroy(test->priv);
+}
+
+/* Fills @len bytes at @pos with @c; the store allocates what it needs. */
+static void sbd_kunit_fill(struct kunit *test, u64 pos, int c,
+			   unsigned int len)
+{
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, c, len);
+	KUNIT_ASSERT_EQ(test, sbd_store_write(test->priv, pos, buf, len,
+					      GFP_KERNEL), 0);
+}
+
+/* Whether the @len bytes at @pos all read back as @c. */
+static bool sbd_kunit_reads(struct kunit *test, u64 pos, int c,
+			    unsigned int len)
+{
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, ~c, len);
+	sbd_store_read(test->priv, pos, buf, len);
+	return !memchr_inv(buf, c, len);
+}
+
+static void sbd_store_empty_reads_zeros(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0, 3 * PAGE_SIZE));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 1ULL << 40, 0, 512));
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 0);
+}
+
+static void sbd_store_allocates_on_write(struct kunit *test)
+{
+	/* 512 bytes in the middle of page 1: one page, zeros around them. */
+	sbd_kunit_fill(test, PAGE_SIZE + 1024, 0xa5, 512);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 1);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE, 0, 1024));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE + 1024, 0xa5,
+						512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE + 1536, 0,
+						PAGE_SIZE - 1536));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0, PAGE_SIZE));
+
+	/* Rewriting the same page allocates nothing more. */
+	sbd_kunit_fill(test, PAGE_SIZE, 0x5a, 512);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 1);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE, 0x5a, 512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE + 1024, 0xa5,
+						512));
+}
+
+static void sbd_store_write_spans_pages(struct kunit *test)
+{
+	/* Two pages' worth from the middle of page 3 touches pages 3 to 5. */
+	sbd_kunit_fill(test, 3 * PAGE_SIZE + 2048, 0x11, 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 3);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 3 * PAGE_SIZE, 0, 2048));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 3 * PAGE_SIZE + 2048,
+						0x11, 2 * PAGE_SIZE));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 5 * PAGE_SIZE + 2048, 0,
+						PAGE_SIZE - 2048));
+}
+
+static void sbd_store_zero_frees_whole_pages(struct kunit *test)
+{
+	/* Pages 0..3 written; zero from the middle of 0 to the middle of 3. */
+	sbd_kunit_fill(test, 0, 0x77, 4 * PAGE_SIZE);
+	sbd_store_zero(test->priv, 512, 3 * PAGE_SIZE);
+	/* Pages 1 and 2 are given back, 0 and 3 zeroed in part. */
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 2);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x77, 512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 512, 0, 3 * PAGE_SIZE));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 3 * PAGE_SIZE + 512,
+						0x77, PAGE_SIZE - 512));
+}
+
+static void sbd_store_zero_inside_one_page(struct kunit *test)
+{
+	sbd_kunit_fill(test, 0, 0x33, PAGE_SIZE);
+	sbd_store_zero(test->priv, 1024, 512);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 1);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x33, 1024));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 1024, 0, 512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 1536, 0x33,
+						PAGE_SIZE - 1536));
+	/* Zeroing a hole allocates nothing. */
+	sbd_store_zero(test->priv, 10 * PAGE_SIZE + 512, 512);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 1);
+}
+
+static void sbd_store_truncate_trims(struct kunit *test)
+{
+	sbd_kunit_fill(test, 0, 0x44, 4 * PAGE_SIZE);
+	sbd_kunit_fill(test, 100 * PAGE_SIZE, 0x44, 512);
+	sbd_store_truncate(test->priv, PAGE_SIZE + 512);
+	/* Page 0 whole, page 1 up to the new end; the rest gone. */
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 2);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x44,
+						PAGE_SIZE + 512));
+	/* What a later grow exposes reads as zeros. */
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE + 512, 0,
+						3 * PAGE_SIZE - 512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 100 * PAGE_SIZE, 0, 512));
+}
+
+static void sbd_store_next_page_skips_holes(struct kunit *test)
+{
+	pgoff_t idx = 0;
+
+	sbd_kunit_fill(test, 3 * PAGE_SIZE, 1, 1);
+	sbd_kunit_fill(test, 10 * PAGE_SIZE, 1, 1);
+	KUNIT_EXPECT_TRUE(test, sbd_store_next_page(test->priv, &idx, 100));
+	KUNIT_EXPECT_EQ(test, idx, 3);
+	idx = 4;
+	KUNIT_EXPECT_TRUE(test, sbd_store_next_page(test->priv, &idx, 100));
+	KUNIT_EXPECT_EQ(test, idx, 10);
+	idx = 4;
+	KUNIT_EXPECT_FALSE(test, sbd_store_next_page(test->priv, &idx, 9));
+	idx = 11;
+	KUNIT_EXPECT_FALSE(test, sbd_store_next_page(test->priv, &idx,
+						     ULONG_MAX));
+}
+
+static void sbd_store_destroy_frees_all(struct kunit *test)
+{
+	sbd_kunit_fill(test, 0, 9, 8 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 8);
+	sbd_store_destroy(test->priv);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 0);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0, PAGE_SIZE));
+}
+
+static struct kunit_case sbd_store_cases[] = {
+	KUNIT_CASE(sbd_store_empty_reads_zeros),
+	KUNIT_CASE(sbd_store_allocates_on_write),
+	KUNIT_CASE(sbd_store_write_spans_pages),
+	KUNIT_CASE(sbd_store_zero_frees_whole_pages),
+	KUNIT_CASE(sbd_store_zero_inside_one_page),
+	KUNIT_CASE(sbd_store_truncate_trims),
+	KUNIT_CASE(sbd_store_next_page_skips_holes),
+	KUNIT_CASE(sbd_store_destroy_frees_all),
+	{}
+};
+
+static struct kunit_suite sbd_store_suite = {
+	.name = "sbd_store",
+	.init = sbd_kunit_store_init,
+	.exit = sbd_kunit_store_exit,
+	.test_cases = sbd_store_cases,
+};
+
+/* ---- geometry and module parameters ------------------------------------- */
+
+static void sbd_geometry_cylinders(struct kunit *test)
+{
+	struct hd_geometry geo = {};
+
+	sbd_fill_geometry(64 * 1000, &geo);
+	KUNIT_EXPECT_EQ(test, geo.heads, 4);
+	KUNIT_EXPECT_EQ(test, geo.sectors, 16);
+	KUNIT_EXPECT_EQ(test, geo.cylinders, 1000);
+	/* A part cylinder does not count. */
+	sbd_fill_geometry(64 * 1000 + 63, &geo);
+	KUNIT_EXPECT_EQ(test, geo.cylinders, 1000);
+	sbd_fill_geometry(0, &geo);
+	KUNIT_EXPECT_EQ(test, geo.cylinders, 0);
+}
+
+static void sbd_geometry_saturates(struct kunit *test)
+{
+	struct hd_geometry geo = {};
+
+	sbd_fill_geometry(64ULL * USHRT_MAX, &geo);
+	KUNIT_EXPECT_EQ(test, geo.cylinders, USHRT_MAX);
+	sbd_fill_geometry(64ULL * USHRT_MAX + 64, &geo);
+	KUNIT_EXPECT_EQ(test, geo.cylinders, USHRT_MAX);
+	sbd_fill_geometry(U64_MAX >> SECTOR_SHIFT, &geo);
+	KUNIT_EXPECT_EQ(test, geo.cylinders, USHRT_MAX);
+}
+
+static void sbd_params_valid(struct kunit *test)
+{
+	/* The defaults, and each limit. */
+	KUNIT_EXPECT_EQ(test, sbd_check_params(131072, 512, 1, 15, 0), 0);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(1, 4096, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(SBD_MAX_BYTES / 512, 512,
+					       SBD_MAX_DEVICES, SBD_MAX_PART,
+					       BLKDEV_MAJOR_MAX - 1), 0);
+}
+
+static void sbd_params_invalid(struct kunit *test)
+{
+	static const int bad_sizes[] = { 0, -512, 256, 768, 1000, 8192 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_sizes); i++)
+		KUNIT_EXPECT_EQ_MSG(test, sbd_check_params(8, bad_sizes[i], 1,
+							   15, 0),
+				    -EINVAL, "hardsect_size=%d", bad_sizes[i]);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(0, 512, 1, 15, 0), -EINVAL);
+	/* Bytes past the largest file, and a product that overflows. */
+	KUNIT_EXPECT_EQ(test, sbd_check_params(SBD_MAX_BYTES / 512 + 1, 512, 1,
+					       15, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(U64_MAX / 2, 4096, 1, 15, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, -1, 15, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, SBD_MAX_DEVICES + 1, 15,
+					       0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, -1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, SBD_MAX_PART + 1, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, 15, -1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, 15,
+					       BLKDEV_MAJOR_MAX), -EINVAL);
+}
+
+static struct kunit_case sbd_params_cases[] = {
+	KUNIT_CASE(sbd_geometry_cylinders),
+	KUNIT_CASE(sbd_geometry_saturates),
+	KUNIT_CASE(sbd_params_valid),
+	KUNIT_CASE(sbd_params_invalid),
+	{}
+};
+
+static struct kunit_suite sbd_params_suite = {
+	.name = "sbd_params",
+	.test_cases = sbd_params_cases,
+};
+
+/* ---- configfs attributes, on a disk that is never powered on ------------ */
+
+static int sbd_kunit_dev_init(struct kunit *test)
+{
+	struct config_group *group = sbd_cfg_make_group(NULL, "kunit");
+
+	if (IS_ERR(group))
+		return PTR_ERR(group);
+	test->priv = container_of(group, struct sbd_dev, group);
+	return 0;
+}
+
+static void sbd_kunit_dev_exit(struct kunit *test)
+{
+	struct sbd_dev *dev = test->priv;
+
+	config_item_put(&dev->group.cg_item);
+}
+
+static struct configfs_attribute *sbd_kunit_attr(struct kunit *test,
+						 const char *name)
+{
+	struct sbd_dev *dev = test->priv;
+	struct configfs_attribute **attr;
+
+	for (attr = dev->group.cg_item.ci_type->ct_attrs; *attr; attr++)
+		if (!strcmp((*attr)->ca_name, name))
+			return *attr;
+	KUNIT_FAIL(test, "no attribute %s", name);
+	return NULL;
+}
+
+/* What writing @val to attribute @name returns: its length, or an errno. */
+static ssize_t sbd_kunit_store(struct kunit *test, const char *name,
+			       const char *val)
+{
+	struct configfs_attribute *attr = sbd_kunit_attr(test, name);
+	struct sbd_dev *dev = test->priv;
+
+	if (!attr)
+		return -ENOENT;
+	return attr->store(&dev->group.cg_item, val, strlen(val));
+}
+
+/* What attribute @name reads back, without the newline. */
+static const char *sbd_kunit_show(struct kunit *test, const char *name)
+{
+	struct configfs_attribute *attr = sbd_kunit_attr(test, name);
+	struct sbd_dev *dev = test->priv;
+	char *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	if (!attr || !page)
+		return "";
+	attr->show(&dev->group.cg_item, page);
+	return strim(page);
+}
+
+static void sbd_attrs_defaults(struct kunit *test)
+{
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "size"), "1073741824");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "logical_block_size"),
+			   "512");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "power"), "0");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "device"), "");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "cache"), "0");
+}
+
+static void sbd_attrs_valid_values_stick(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "logical_block_size",
+					      "4096\n"), 5);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "physical_block_size",
+					      "65536"), 5);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "size", "0x100000"), 8);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "power_cut_keep", "100"),
+			3);
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "logical_block_size"),
+			   "4096");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "physical_block_size"),
+			   "65536");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "size"), "1048576");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "power_cut_keep"),
+			   "100");
+}
+
+static void sbd_attrs_out_of_range(struct kunit *test)
+{
+	static const char * const bad[][2] = {
+		{ "size", "0" },
+		{ "size", "511" },
+		{ "size", "-1" },
+		{ "size", "1G" },
+		{ "logical_block_size", "256" },
+		{ "logical_block_size", "768" },
+		{ "logical_block_size", "8192" },
+		{ "physical_block_size", "131072" },
+		{ "hw_queues", "0" },
+		{ "queue_depth", "0" },
+		{ "queue_depth", "1025" },
+		{ "discard", "2" },
+		{ "read_only", "2" },
+		{ "cache", "2" },
+		{ "power_cut_keep", "101" },
+		{ "latency_us", "10000001" },
+		{ "bandwidth_mbps", "1000001" },
+		{ "seed", "x" },
+		{ "power", "2" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, sbd_kunit_store(test, bad[i][0],
+							  bad[i][1]),
+				    -EINVAL, "%s=%s", bad[i][0], bad[i][1]);
+	/* Nothing was changed by the refused writes. */
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "size"), "1073741824");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "logical_block_size"),
+			   "512");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "power_cut_keep"), "0");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "power"), "0");
+}
+
+static void sbd_attrs_cross_checks(struct kunit *test)
+{
+	/* Logical at most physical, whichever is written first. */
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "physical_block_size",
+					      "1024"), 4);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "logical_block_size",
+					      "2048"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "logical_block_size",
+					      "1024"), 4);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "physical_block_size",
+					      "512"), -EINVAL);
+	/* The size stays a multiple of the logical block size. */
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "size", "1536"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "size", "3072"), 4);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "physical_block_size",
+					      "4096"), 4);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "logical_block_size",
+					      "4096"), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "logical_block_size"),
+			   "1024");
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "size"), "3072");
+}
+
+/* ---- error rules --------------------------------------------------------- */
+
+/* Adds a rule as a write to the errors attribute would. */
+static int sbd_kunit_rule(struct kunit *test, const char *spec)
+{
+	struct sbd_dev *dev = test->priv;
+	char *copy = kunit_kstrdup(test, spec, GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	mutex_lock(&dev->lock);
+	ret = sbd_fault_add_rule(dev, copy);
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+/*
+ * What the rules do to a request of @op for @nr sectors at @sector, as the
+ * errno the submitter would see.
+ */
+static int sbd_kunit_check(struct kunit *test, enum req_op op,
+			   sector_t sector, unsigned int nr)
+{
+	struct request *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	rq->cmd_flags = (__force blk_opf_t)op;
+	rq->__sector = sector;
+	rq->__data_len = nr << SECTOR_SHIFT;
+	return blk_status_to_errno(sbd_fault_check(test->priv, rq));
+}
+
+static void sbd_rules_next(struct kunit *test)
+{
+	struct sbd_dev *dev = test->priv;
+
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=write next=2 error=medium"),
+			0);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_READ, 0, 8),
+			0);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_WRITE, 0, 8),
+			-ENODATA);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_WRITE, 8, 8),
+			-ENODATA);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_WRITE, 16, 8),
+			0);
+	KUNIT_EXPECT_EQ(test, sbd_stat_read(dev, SBD_STAT_ERRORS_INJECTED), 2);
+}
+
+static void sbd_rules_every(struct kunit *test)
+{
+	unsigned int i, failed = 0;
+
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=read every=3"), 0);
+	for (i = 1; i <= 9; i++) {
+		int err = sbd_kunit_check(test, REQ_OP_READ, i, 1);
+
+		KUNIT_EXPECT_EQ_MSG(test, err, i % 3 ? 0 : -EIO, "read %u", i);
+		failed += err != 0;
+	}
+	KUNIT_EXPECT_EQ(test, failed, 3);
+}
+
+static void sbd_rules_prob_bounds(struct kunit *test)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=discard prob=0"), 0);
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=write_zeroes prob=100"),
+			0);
+	for (i = 0; i < 100; i++) {
+		KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_DISCARD, i, 8),
+				0);
+		KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_WRITE_ZEROES,
+						      i, 8), -EIO);
+	}
+}
+
+static void sbd_rules_sector_range(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "sector=100-199 error=nospc"),
+			0);
+	/* Inclusive at both ends; any overlap matches. */
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_WRITE, 92, 8),
+			0);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_WRITE, 93, 8),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_READ, 199, 1),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_DISCARD, 0, 1024),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_READ, 200, 8),
+			0);
+	/* A flush has no sectors: a ranged rule never matches it. */
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_FLUSH, 0, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=flush"), 0);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_FLUSH, 0, 0),
+			-EIO);
+}
+
+static void sbd_rules_first_match_wins(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=read next=1 error=timeout"),
+			0);
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=read,write error=protection"),
+			0);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_READ, 0, 8),
+			-ETIMEDOUT);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_READ, 0, 8),
+			-EILSEQ);
+	sbd_fault_clear_rules(test->priv);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_READ, 0, 8),
+			0);
+}
+
+static void sbd_rules_show(struct kunit *test)
+{
+	static const char rule[] =
+		"op=write,discard sector=8-15 every=2 error=medium\n";
+	char *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, rule), 0);
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=any"), 0);
+	sbd_kunit_check(test, REQ_OP_WRITE, 8, 1);
+	sbd_kunit_check(test, REQ_OP_WRITE, 8, 1);
+	sbd_fault_show_rules(test->priv, page);
+	KUNIT_EXPECT_STREQ(test, page,
+			   "0 op=write,discard sector=8-15 every=2 error=medium hits=1\n"
+			   "1 op=any always error=ioerr hits=1\n");
+}
+
+static void sbd_rules_invalid(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"op=bogus", "op=", "prob=101", "every=0", "sector=5-3",
+		"sector=5", "sector=a-b", "next=1 every=2", "error=fatal",
+		"nonsense", "next=x",
+	};
+	unsigned int i;
+	char *page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, sbd_kunit_rule(test, bad[i]), -EINVAL,
+				    "rule '%s'", bad[i]);
+	for (i = 0; i < SBD_MAX_RULES; i++)
+		KUNIT_EXPECT_EQ(test, sbd_kunit_rule(test, "op=read next=1"), 0);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_rule(test, "op=read next=1"), -ENOSPC);
+	sbd_fault_clear_rules(test->priv);
+	KUNIT_EXPECT_EQ(test, sbd_fault_show_rules(test->priv, page), 0);
+}
+
+static struct kunit_case sbd_dev_cases[] = {
+	KUNIT_CASE(sbd_attrs_defaults),
+	KUNIT_CASE(sbd_attrs_valid_values_stick),
+	KUNIT_CASE(sbd_attrs_out_of_range),
+	KUNIT_CASE(sbd_attrs_cross_checks),
+	KUNIT_CASE(sbd_rules_next),
+	KUNIT_CASE(sbd_rules_every),
+	KUNIT_CASE(sbd_rules_prob_bounds),
+	KUNIT_CASE(sbd_rules_sector_range),
+	KUNIT_CASE(sbd_rules_first_match_wins),
+	KUNIT_CASE(sbd_rules_show),
+	KUNIT_CASE(sbd_rules_invalid),
+	{}
+};
+
+static struct kunit_suite sbd_dev_suite = {
+	.name = "sbd_dev",
+	.init = sbd_kunit_dev_init,
+	.exit = sbd_kunit_dev_exit,
+	.test_cases = sbd_dev_cases,
+};
+
+kunit_test_suites(&sbd_store_suite, &sbd_params_suite, &sbd_dev_suite);
+
+MODULE_DESCRIPTION("KUnit tests of sbd, the simple block device");
+MODULE_LICENSE("GPL");
+SBD_IMPORT_KUNIT_NS;
