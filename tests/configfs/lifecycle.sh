@@ -8,7 +8,7 @@ disk_is() {	# disk_is sbdN NAME SIZE_BYTES LBS PBS
 }
 
 test_main() {
-	local pat=/tmp/sbd-pat a b c sum_b sum0 free0 free1 attrs
+	local pat=/tmp/sbd-pat a b c sum_b sum0 free0 attrs
 
 	sbd_load nsectors=2048
 	[ -d "$SBD_CONFIGFS" ] || fail "$SBD_CONFIGFS missing"
@@ -53,13 +53,11 @@ test_main() {
 	free0=$(mem_free_kib)
 	rmdir "$SBD_CONFIGFS/a"
 	[ ! -e "/sys/block/$a" ] || fail "/sys/block/$a still there after rmdir"
-	free1=$(mem_free_kib)
-	expect_range "KiB back after rmdir of 32 MiB written" $((free1 - free0)) 30720 163840
+	expect_range "KiB back after rmdir of 32 MiB written" "$(mem_gain_kib "$free0" 30720)" 30720 163840
 	cfg_set b power 0
 	free0=$(mem_free_kib)
 	rmdir "$SBD_CONFIGFS/b" "$SBD_CONFIGFS/c"
-	free1=$(mem_free_kib)
-	expect_range "KiB back after rmdir of a powered-off 4 MiB disk" $((free1 - free0)) 3072 135168
+	expect_range "KiB back after rmdir of a powered-off 4 MiB disk" "$(mem_gain_kib "$free0" 3072)" 3072 135168
 
 	expect_eq "parameter disk untouched" "$(dev_sum /dev/sbd0 0 $((2048 * 512)))" "$sum0"
 	sbd_unload
