@@ -374,7 +374,7 @@ sbd_cfg_make_group(struct config_group *parent, const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_cfg_make_group);
 
-/* rmdir: the block device goes now, the rest with the item's last reference. */
+/* rmdir: the block device and the data go now, the rest with the last reference. */
 static void sbd_cfg_drop_item(struct config_group *parent,
 			      struct config_item *item)
 {

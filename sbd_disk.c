@@ -3,7 +3,8 @@
  * sbd disk lifecycle.  A disk (struct sbd_dev) is its configuration and
  * backing store, which live as long as the disk is defined, plus a tag set
  * and a gendisk, which exist only while it is powered on.  Powering off
- * keeps the data; the memory goes with the last reference to the sbd_dev.
+ * keeps the data; removing the disk frees it at once, and the sbd_dev goes
+ * with its last reference.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -82,7 +83,6 @@ void sbd_dev_put(struct sbd_dev *dev)
 {
 	kref_put(&dev->ref, sbd_dev_release);
 }
-EXPORT_SYMBOL_IF_KUNIT(sbd_dev_put);
 
 /* The last reference to a gendisk drops its reference to the sbd_dev. */
 static void sbd_free_disk(struct gendisk *disk)
