@@ -95,7 +95,6 @@ mem_free_kib() {
 	awk -v pcp="$pcp" '/^MemFree:/ { print $2 + pcp * 4 }' /proc/meminfo
 }
 
-# A file of random data to write and compare: make_pattern FILE KIB
 # mem_gain_kib FREE0 MIN: KiB freed since mem_free_kib printed FREE0.  The
 # figure also moves with whatever else the kernel allocates meanwhile (the
 # debug kernel's checkers allocate a lot), so it is measured again, up to 5
@@ -111,6 +110,7 @@ mem_gain_kib() {
 	echo "$best"
 }
 
+# A file of random data to write and compare: make_pattern FILE KIB
 make_pattern() {
 	head -c "$(($2 * 1024))" /dev/urandom >"$1"
 }
