@@ -57,8 +57,34 @@ struct sbd_store {
 	atomic_long_t		nr_pages;
 };
 
+/*
+ * A cursor visits the pages of one request in order: from one page to the
+ * next it moves along the xarray instead of descending from its root
+ * again.  It is used under rcu_read_lock(), which a write drops while it
+ * allocates a page.
+ */
+struct sbd_store_cursor {
+	struct sbd_store	*store;
+	struct xa_state		xas;
+};
+
+static inline void sbd_store_cursor_init(struct sbd_store_cursor *cur,
+					 struct sbd_store *store)
+{
+	*cur = (struct sbd_store_cursor){
+		.store = store,
+		.xas = { .xa = &store->pages, .xa_node = XAS_RESTART },
+	};
+}
+
 void sbd_store_init(struct sbd_store *store);
 void sbd_store_destroy(struct sbd_store *store);
+int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
+		       const void *buf, unsigned int len, gfp_t gfp)
+	__must_hold(RCU);
+void sbd_store_read_at(struct sbd_store_cursor *cur, u64 pos, void *buf,
+		       unsigned int len)
+	__must_hold(RCU);
 int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
 		    unsigned int len, gfp_t gfp);
 void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,

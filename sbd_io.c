@@ -11,6 +11,7 @@
  */
 #include <linux/bvec.h>
 #include <linux/highmem.h>
+#include <linux/rcupdate.h>
 
 #include "sbd.h"
 #include "sbd_compat.h"
@@ -29,23 +30,28 @@ static blk_status_t sbd_rw(struct sbd_dev *dev, struct request *rq, gfp_t gfp)
 {
 	bool write = op_is_write(req_op(rq));
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	struct sbd_store_cursor cur;
 	struct req_iterator iter;
 	struct bio_vec bv;
+	int ret = 0;
 
+	/* One RCU section and one walk of the store for all the segments. */
+	sbd_store_cursor_init(&cur, &dev->store);
+	rcu_read_lock();
 	rq_for_each_segment(bv, rq, iter) {
 		void *buf = bvec_kmap_local(&bv);
-		int ret = 0;
 
 		if (write)
-			ret = sbd_store_write(&dev->store, pos, buf, bv.bv_len, gfp);
+			ret = sbd_store_write_at(&cur, pos, buf, bv.bv_len, gfp);
 		else
-			sbd_store_read(&dev->store, pos, buf, bv.bv_len);
+			sbd_store_read_at(&cur, pos, buf, bv.bv_len);
 		kunmap_local(buf);
 		if (ret)
-			return sbd_errno_to_status(ret, rq);
+			break;
 		pos += bv.bv_len;
 	}
-	return BLK_STS_OK;
+	rcu_read_unlock();
+	return sbd_errno_to_status(ret, rq);
 }
 
 /*

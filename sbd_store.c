@@ -4,10 +4,10 @@
  * written, nothing for the rest.
  *
  * Pages live in an xarray indexed by page number.  Lookups take no lock,
- * only RCU; an insert uses the xarray's lock; discarded pages are freed
- * after an RCU grace period, so a reader that found one just before the
- * discard still copies from valid memory.  Reads of missing pages return
- * zeros.
+ * only RCU, and the pages of one request share one walk (a cursor); an
+ * insert uses the xarray's lock; discarded pages are freed after an RCU
+ * grace period, so a reader that found one just before the discard still
+ * copies from valid memory.  Reads of missing pages return zeros.
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -75,25 +75,53 @@ static int sbd_store_insert(struct sbd_store *store, pgoff_t idx,
 	return xa_is_err(old) ? xa_err(old) : -EEXIST;
 }
 
-int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
-		    unsigned int len, gfp_t gfp)
+/*
+ * The page at @idx, or NULL.  The next page after the last one looked up
+ * is usually in the same xarray node: xas_next() steps to it.  Anything
+ * else, or a cursor that is not on a node, walks down from the root.
+ */
+static struct page *sbd_cursor_page(struct sbd_store_cursor *cur,
+				    pgoff_t idx)
 {
+	struct xa_state *xas = &cur->xas;
+	struct page *page;
+
+	if (idx == xas->xa_index + 1 && !xas_not_node(xas->xa_node)) {
+		page = xas_next(xas);
+	} else {
+		xas_set(xas, idx);
+		page = xas_load(xas);
+	}
+	/* A node that a writer was changing: walk down again. */
+	while (xa_is_retry(page)) {
+		xas_reset(xas);
+		page = xas_load(xas);
+	}
+	return page;
+}
+
+int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
+		       const void *buf, unsigned int len, gfp_t gfp)
+	__must_hold(RCU)
+{
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "sbd store write outside RCU");
 	while (len) {
 		unsigned int chunk = sbd_chunk(pos, len);
 		unsigned int off = offset_in_page(pos);
 		pgoff_t idx = pos >> PAGE_SHIFT;
-		struct page *page;
+		struct page *page = sbd_cursor_page(cur, idx);
 		int ret;
 
-		rcu_read_lock();
-		page = xa_load(&store->pages, idx);
-		if (page)
+		if (page) {
 			memcpy_to_page(page, off, buf, chunk);
-		rcu_read_unlock();
-
-		if (!page) {
+		} else {
 			/* Allocation may sleep: outside RCU. */
-			ret = sbd_store_insert(store, idx, off, buf, chunk, gfp);
+			rcu_read_unlock();
+			ret = sbd_store_insert(cur->store, idx, off, buf, chunk,
+					       gfp);
+			rcu_read_lock();
+			/* The tree may have changed: the next lookup walks it. */
+			xas_reset(&cur->xas);
 			if (ret == -EEXIST)
 				continue;	/* lost a race: copy into the winner's page */
 			if (ret)
@@ -105,27 +133,52 @@ int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_write_at);
+
+void sbd_store_read_at(struct sbd_store_cursor *cur, u64 pos, void *buf,
+		       unsigned int len)
+	__must_hold(RCU)
+{
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "sbd store read outside RCU");
+	while (len) {
+		unsigned int chunk = sbd_chunk(pos, len);
+		struct page *page = sbd_cursor_page(cur, pos >> PAGE_SHIFT);
+
+		if (page)
+			memcpy_from_page(buf, page, offset_in_page(pos), chunk);
+		else
+			memset(buf, 0, chunk);
+		pos += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_read_at);
+
+/* One buffer, its own cursor: for callers that are not a request. */
+int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
+		    unsigned int len, gfp_t gfp)
+{
+	struct sbd_store_cursor cur;
+	int ret;
+
+	sbd_store_cursor_init(&cur, store);
+	rcu_read_lock();
+	ret = sbd_store_write_at(&cur, pos, buf, len, gfp);
+	rcu_read_unlock();
+	return ret;
+}
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_write);
 
 void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
 		    unsigned int len)
 {
-	while (len) {
-		unsigned int chunk = sbd_chunk(pos, len);
-		struct page *page;
+	struct sbd_store_cursor cur;
 
-		rcu_read_lock();
-		page = xa_load(&store->pages, pos >> PAGE_SHIFT);
-		if (page)
-			memcpy_from_page(buf, page, offset_in_page(pos), chunk);
-		else
-			memset(buf, 0, chunk);
-		rcu_read_unlock();
-
-		pos += chunk;
-		buf += chunk;
-		len -= chunk;
-	}
+	sbd_store_cursor_init(&cur, store);
+	rcu_read_lock();
+	sbd_store_read_at(&cur, pos, buf, len);
+	rcu_read_unlock();
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_read);
 

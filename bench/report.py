@@ -188,6 +188,8 @@ def main():
     p(f"| date | {host.get('date', '?')} |")
     p(f"| guest | {meta.get('ncpus')} vCPUs ({meta.get('guest_cpu')}), "
       f"{int(meta.get('mem_total_kib', 0)) // 1024} MiB, QEMU TCG (no KVM): {host.get('qemu', '?')} |")
+    p(f"| guest clock | clocksource `{meta.get('clocksource', '?')}`; kernel command line "
+      f"`{meta.get('cmdline', '?')}` |")
     p(f"| host CPU | {host.get('host_cpu', '?')}, {host.get('host_cpus', '?')} CPUs, "
       f"kernel {host.get('host_kernel', '?')} |")
     busy, own, el = (float(host.get(k, 0)) for k in ("host_busy_s", "bench_cpu_s", "elapsed_s"))

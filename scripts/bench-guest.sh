@@ -221,6 +221,8 @@ prefill() {
 	echo "sbd_ko=$SBD_KO"
 	echo "sbd_ko_sha256=$(sha256sum "$SBD_KO" | cut -c1-12)"
 	echo "page_size=$(getconf PAGESIZE)"
+	echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	echo "cmdline=$(cat /proc/cmdline)"
 } | emit kv meta
 
 [ -f "$SBD_KO" ] || die "no $SBD_KO: build sbd for ${SBD_LINE:-?} first"

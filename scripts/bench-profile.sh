@@ -15,7 +15,10 @@
 #                          which sbd sets, alone
 #      nomem-1q            null_blk nomem with one hardware queue
 #      *-gtod              fio --gtod_reduce=1: fio reads the clock far less
-#                          (each read is an emulated HPET access here)
+#      *-hpet              the guest's clocksource switched to the emulated
+#                          HPET for the run (when it boots on the TSC,
+#                          BENCH_APPEND=tsc=reliable): every clock read, in
+#                          fio and in the block layer, is then an exit to QEMU
 # BENCH_PROFILE_ROWS, BENCH_EXP_ROWS (comma-separated; "none" skips),
 # BENCH_EXP_ROUNDS.
 PROFILE_ROWS=${BENCH_PROFILE_ROWS:-rr4k-psync-1j,rw4k-psync-1j,rr4k-uring-qd32,sr1m-psync-1j,sw1m-psync-1j}
@@ -91,6 +94,17 @@ exp_run() {
 	for kv in "${old[@]}"; do echo "${kv#*=}" >"$q/${kv%%=*}"; done
 }
 
+# exp_clock WHAT DISK ROW ROUND CLOCKSOURCE: exp_run with another clocksource.
+cs=/sys/devices/system/clocksource/clocksource0
+exp_clock() {
+	local cur
+	cur=$(cat $cs/current_clocksource)
+	[ "$cur" != "$5" ] && grep -qw "$5" $cs/available_clocksource || return 0
+	echo "$5" >$cs/current_clocksource
+	exp_run "$1" "$2" "$3" "$4"
+	echo "$cur" >$cs/current_clocksource
+}
+
 lean=iostats=0,wbt_lat_usec=0
 for ((r = 1; r <= EXP_ROUNDS; r++)); do
 	for row in ${EXP_ROWS//,/ }; do
@@ -101,11 +115,14 @@ for ((r = 1; r <= EXP_ROUNDS; r++)); do
 		exp_run sbd-lean sbd "$row" "$r" $lean
 		exp_run sbd-gtod sbd "$row" "$r" "" --gtod_reduce=1
 		exp_run sbd-lean-gtod sbd "$row" "$r" $lean --gtod_reduce=1
+		exp_clock sbd-hpet sbd "$row" "$r" hpet
 		exp_run brd brd "$row" "$r"
+		exp_clock brd-hpet brd "$row" "$r" hpet
 		exp_run brd-gtod brd "$row" "$r" "" --gtod_reduce=1
 		exp_run nomem nullb-nomem "$row" "$r"
 		exp_run nomem-lean nullb-nomem "$row" "$r" $lean
 		exp_run nomem-gtod nullb-nomem "$row" "$r" "" --gtod_reduce=1
+		exp_clock nomem-hpet nullb-nomem "$row" "$r" hpet
 		exp_run nomem-blocking nullb-nomem-blocking "$row" "$r"
 		exp_run nomem-1q nullb-nomem-1q "$row" "$r"
 	done

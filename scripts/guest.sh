@@ -4,8 +4,8 @@
 # shared read-only over virtio-9p, as its root.
 #
 # Usage:
-#   scripts/guest.sh LINE [--timeout SECS] [--mem MB] [--smp N] -- COMMAND...
-#   scripts/guest.sh LINE [--mem MB] [--smp N] --shell
+#   scripts/guest.sh LINE [--timeout SECS] [--mem MB] [--smp N] [--append ARGS] -- COMMAND...
+#   scripts/guest.sh LINE [--mem MB] [--smp N] [--append ARGS] --shell
 #
 #   LINE is 6.1, 6.12, 7.2 or 6.12-debug. COMMAND (its words joined by
 #   spaces) runs with "sh -c" in the guest, in the directory guest.sh was
@@ -20,6 +20,7 @@
 #   --results FILE adds a second serial port, /dev/ttyS1 in the guest, whose
 #   output goes to FILE, and sets SBD_RESULTS=/dev/ttyS1 for COMMAND: a
 #   channel that kernel messages on the console cannot interleave with.
+#   --append ARGS adds ARGS to the guest kernel's command line.
 #   --shell boots to an interactive root shell instead (leave it with "exit";
 #   Ctrl-A x kills QEMU; no timeout).
 #   Guests run one at a time (flock on $SBD_CACHE/guest.lock); the kernel and
@@ -46,7 +47,7 @@ log() { printf 'guest.sh: %s\n' "$*" >&2; }
 die() { printf 'guest.sh: error: %s\n' "$*" >&2; exit 125; }
 bad_usage() { printf 'guest.sh: %s\n' "$*" >&2; exit 2; }
 usage() {
-	sed -n '6,26p' "$SELF" | sed 's/^# \{0,1\}//' >&2
+	sed -n '6,27p' "$SELF" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -69,6 +70,7 @@ while [[ $# -gt 0 ]]; do
 	--mem) [[ $# -ge 2 && $2 =~ ^[0-9]+$ ]] || bad_usage "--mem needs MB"; MEM=$2; shift 2 ;;
 	--smp) [[ $# -ge 2 && $2 =~ ^[0-9]+$ ]] || bad_usage "--smp needs a count"; SMP=$2; shift 2 ;;
 	--results) [[ $# -ge 2 ]] || bad_usage "--results needs a file"; RESULTS=$(readlink -f "$2"); shift 2 ;;
+	--append) [[ $# -ge 2 ]] || bad_usage "--append needs kernel arguments"; KAPPEND+="${KAPPEND:+ }$2"; shift 2 ;;
 	--shell) SHELL_MODE=1; shift ;;
 	--) shift; CMD=("$@"); break ;;
 	-h | --help) usage ;;

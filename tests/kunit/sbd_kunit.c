@@ -10,6 +10,7 @@
 #include <linux/blk-mq.h>
 #include <linux/hdreg.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -157,6 +158,88 @@ static void sbd_store_next_page_skips_holes(struct kunit *test)
 						     ULONG_MAX));
 }
 
+/* Whether page @idx holds @len bytes of @c, read through @cur. */
+static bool sbd_kunit_cursor_reads(struct kunit *test,
+				   struct sbd_store_cursor *cur, pgoff_t idx,
+				   int c, unsigned int len)
+{
+	u8 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	bool same;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, ~c, len);
+	rcu_read_lock();
+	sbd_store_read_at(cur, (u64)idx << PAGE_SHIFT, buf, len);
+	rcu_read_unlock();
+	same = !memchr_inv(buf, c, len);
+	kunit_kfree(test, buf);
+	return same;
+}
+
+/* What page @idx of sbd_store_cursor_walks holds: never 0, like a hole. */
+static int sbd_kunit_mark(pgoff_t idx)
+{
+	return idx % 251 + 1;
+}
+
+/*
+ * One cursor for many lookups, as a request uses it: along a node, over
+ * holes, across node boundaries (64 slots each), far away and back, and
+ * on through pages that a write through the cursor allocates mid-walk.
+ */
+static void sbd_store_cursor_walks(struct kunit *test)
+{
+	static const pgoff_t order[] = { 60, 61, 62, 63, 64, 65, 66, 67,
+					 4095, 4096, 4097, 1, 0, 63, 64 };
+	struct sbd_store_cursor cur;
+	u8 *buf = kunit_kmalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
+	int ret = 0;
+	pgoff_t i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* Pages 60..67 but 66, and 4095..4097, are written. */
+	for (i = 60; i <= 67; i++)
+		if (i != 66)
+			sbd_kunit_fill(test, i * PAGE_SIZE, sbd_kunit_mark(i),
+				       PAGE_SIZE);
+	for (i = 4095; i <= 4097; i++)
+		sbd_kunit_fill(test, i * PAGE_SIZE, sbd_kunit_mark(i),
+			       PAGE_SIZE);
+
+	sbd_store_cursor_init(&cur, test->priv);
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		pgoff_t idx = order[i];
+		bool hole = idx < 60 || idx == 66;
+
+		int c = hole ? 0 : sbd_kunit_mark(idx);
+		bool ok = sbd_kunit_cursor_reads(test, &cur, idx, c, PAGE_SIZE);
+
+		KUNIT_EXPECT_TRUE_MSG(test, ok, "page %lu", idx);
+	}
+
+	/* Pages 0..129, two at a time through one cursor, as segments are. */
+	memset(buf, 0xc3, 2 * PAGE_SIZE);
+	sbd_store_cursor_init(&cur, test->priv);
+	rcu_read_lock();
+	for (i = 0; i < 130 && !ret; i += 2)
+		ret = sbd_store_write_at(&cur, (u64)i << PAGE_SHIFT, buf,
+					 2 * PAGE_SIZE, GFP_KERNEL);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	/* 7 of them were there, 123 are new, and 4095..4097 stay. */
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 133);
+	sbd_store_cursor_init(&cur, test->priv);
+	for (i = 0; i < 130; i++) {
+		bool ok = sbd_kunit_cursor_reads(test, &cur, i, 0xc3,
+						 PAGE_SIZE);
+
+		KUNIT_EXPECT_TRUE_MSG(test, ok, "page %lu", i);
+	}
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 4096 * PAGE_SIZE,
+						sbd_kunit_mark(4096),
+						PAGE_SIZE));
+}
+
 static void sbd_store_destroy_frees_all(struct kunit *test)
 {
 	sbd_kunit_fill(test, 0, 9, 8 * PAGE_SIZE);
@@ -174,6 +257,7 @@ static struct kunit_case sbd_store_cases[] = {
 	KUNIT_CASE(sbd_store_zero_inside_one_page),
 	KUNIT_CASE(sbd_store_truncate_trims),
 	KUNIT_CASE(sbd_store_next_page_skips_holes),
+	KUNIT_CASE(sbd_store_cursor_walks),
 	KUNIT_CASE(sbd_store_destroy_frees_all),
 	{}
 };
