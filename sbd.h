@@ -61,7 +61,7 @@ struct sbd_store {
  * A cursor visits the pages of one request in order: from one page to the
  * next it moves along the xarray instead of descending from its root
  * again.  It is used under rcu_read_lock(), which a write drops while it
- * allocates a page.
+ * allocates a page: callers keep no RCU-protected pointer across it.
  */
 struct sbd_store_cursor {
 	struct sbd_store	*store;
@@ -73,7 +73,7 @@ static inline void sbd_store_cursor_init(struct sbd_store_cursor *cur,
 {
 	*cur = (struct sbd_store_cursor){
 		.store = store,
-		.xas = { .xa = &store->pages, .xa_node = XAS_RESTART },
+		.xas = __XA_STATE(&store->pages, 0, 0, 0),
 	};
 }
 

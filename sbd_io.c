@@ -47,9 +47,10 @@ static blk_status_t sbd_rw(struct sbd_dev *dev, struct request *rq, gfp_t gfp)
 			sbd_store_read_at(&cur, pos, buf, bv.bv_len);
 		kunmap_local(buf);
 		if (ret)
-			break;
+			goto out;	/* leaves both loops: bios, then segments */
 		pos += bv.bv_len;
 	}
+out:
 	rcu_read_unlock();
 	return sbd_errno_to_status(ret, rq);
 }
