@@ -606,6 +606,9 @@ sync_sources() {
 		mkdir -p "$out/$sub"
 		for f in "$src/$sub"/*.c "$src/$sub"/*.h "$src/$sub/Kbuild" "$src/$sub/Makefile"; do
 			[[ -f $f ]] || continue
+			# *.mod.c is generated: one left by a build in the source tree
+			# itself (make, DKMS) must not replace this build's own.
+			[[ $f == *.mod.c ]] && continue
 			rel=$sub/$(basename "$f")
 			cmp -s "$f" "$out/$rel" || cp -f "$f" "$out/$rel"
 		done
