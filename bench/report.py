@@ -180,7 +180,8 @@ def main():
     rounds = int(meta.get("rounds", "0"))
     p(f"# sbd vs brd vs null_blk: {kver}, {host.get('date', '?')}")
     p("")
-    p("Made by `make bench` (scripts/bench, scripts/bench-guest.sh, bench/report.py).")
+    p(f"Made by `{host.get('command', 'make bench')}` (scripts/bench, scripts/bench-guest.sh, "
+      "bench/report.py).")
     p("")
     p("| | |")
     p("|---|---|")
