@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sbd: the simple block device, a sparse RAM disk on blk-mq.
+ * sbd: the simple block device, a sparse RAM disk.
  *
  * Shared declarations of the driver's parts: the module (sbd_main.c), the
- * disk lifecycle (sbd_disk.c), the I/O path (sbd_io.c), the backing store
- * (sbd_store.c), the emulated write cache (sbd_cache.c), fault injection
- * (sbd_fault.c), runtime disks (sbd_configfs.c) and sysfs (sbd_sysfs.c).
+ * disk lifecycle (sbd_disk.c), the two front ends, bio-based (sbd_bio.c)
+ * and blk-mq (sbd_mq.c), the I/O core they share (sbd_io.c), the backing
+ * store (sbd_store.c), the emulated write cache (sbd_cache.c), fault
+ * injection (sbd_fault.c), runtime disks (sbd_configfs.c) and sysfs
+ * (sbd_sysfs.c).
  */
 #ifndef SBD_H
 #define SBD_H
@@ -40,7 +42,7 @@
  */
 #define SBD_MAX_BYTES		((u64)MAX_LFS_FILESIZE)
 
-/* A RAM disk completes each request before queue_rq returns. */
+/* mq mode: tags per hardware queue (a RAM disk needs few). */
 #define SBD_QUEUE_DEPTH		128
 /* Largest request, in 512-byte sectors: 1 MiB. */
 #define SBD_MAX_HW_SECTORS	2048
@@ -49,8 +51,8 @@
  * Backing store: the disk's pages, allocated on first write and kept in an
  * xarray indexed by page number.  Readers look pages up under RCU only;
  * writers insert with the xarray's own lock; discarded pages are freed
- * after an RCU grace period so that a concurrent reader never copies from
- * a freed page.
+ * by an RCU callback so that a concurrent reader never copies from a freed
+ * page, and no discard waits for a grace period.
  */
 struct sbd_store {
 	struct xarray		pages;
@@ -119,12 +121,22 @@ struct sbd_stats {
  * attribute each, so they are all plain 64-bit numbers; only size and
  * read_only may change while the disk exists.
  */
+/* How requests reach a disk: config.queue_mode. */
+enum sbd_queue_mode {
+	SBD_QUEUE_BIO,		/* ->submit_bio, like brd */
+	SBD_QUEUE_MQ,		/* blk-mq ->queue_rq, like null_blk */
+	SBD_QUEUE_NR
+};
+
+extern const char * const sbd_queue_mode_names[SBD_QUEUE_NR];
+
 struct sbd_config {
 	u64			size;		/* bytes */
+	u64			queue_mode;	/* enum sbd_queue_mode */
 	u64			logical_block_size;
 	u64			physical_block_size;
-	u64			hw_queues;
-	u64			queue_depth;
+	u64			hw_queues;	/* mq mode only */
+	u64			queue_depth;	/* mq mode only */
 	u64			partitions;	/* at most max_part */
 	u64			discard;	/* 0 or 1 */
 	u64			read_only;	/* 0 or 1 */
@@ -172,8 +184,22 @@ struct sbd_rule {
 	blk_status_t		status;
 };
 
+/*
+ * A completion that waits on a timer: a request (mq mode) or a bio (bio
+ * mode).  @end completes it with @status, from the timer or earlier, at a
+ * power cut or power off.
+ */
+struct sbd_delayed {
+	struct hrtimer		timer;
+	struct list_head	node;		/* on fault.pending while armed */
+	bool			armed;		/* under fault.lock */
+	blk_status_t		status;
+	struct sbd_dev		*dev;
+	void			(*end)(struct sbd_delayed *d);
+};
+
 struct sbd_fault {
-	spinlock_t		lock;		/* everything below */
+	spinlock_t		lock;		/* everything below but inflight */
 	struct sbd_rule		rules[SBD_MAX_RULES];
 	unsigned int		nr_rules;
 	struct rnd_state	rnd;		/* seeded from config.seed */
@@ -182,13 +208,25 @@ struct sbd_fault {
 	u64			bytes_per_sec;
 	u64			busy_until;	/* bandwidth: ns, CLOCK_MONOTONIC */
 	bool			cut;		/* power cut: fail everything */
+	bool			delays;		/* latency, jitter or bandwidth */
 	bool			active;		/* any of the above set */
+	bool			stopped;	/* powering off: complete at once */
+	struct list_head	pending;	/* armed sbd_delayed */
+	atomic_t		inflight;	/* armed or being ended */
 };
 
-/* Per request: a delayed completion waits on this timer. */
-struct sbd_cmd {
-	struct hrtimer		timer;
-	blk_status_t		status;
+/*
+ * One piece of work for the disk, however it arrived: both front ends
+ * describe a bio or a request this way, and the core (sbd_io.c) checks and
+ * executes it.  A bio's REQ_PREFLUSH asks for a flush before its data; a
+ * bare one, an empty write, is a flush (op REQ_OP_FLUSH).
+ */
+struct sbd_io {
+	enum req_op		op;
+	blk_opf_t		flags;		/* REQ_PREFLUSH, REQ_FUA, REQ_NOWAIT */
+	u64			pos;		/* bytes */
+	u32			len;		/* bytes; 0 for a flush */
+	struct bio		*bio;		/* the data: bios linked by bi_next */
 };
 
 /*
@@ -202,7 +240,7 @@ struct sbd_dev {
 	struct sbd_config	config;
 	int			index;		/* sbdN; valid while powered */
 	struct gendisk		*disk;		/* NULL while powered off */
-	struct blk_mq_tag_set	tag_set;
+	struct blk_mq_tag_set	tag_set;	/* mq mode, while powered */
 	struct sbd_store	store;
 	struct sbd_cache	cache;
 	struct sbd_fault	fault;
@@ -222,6 +260,7 @@ u64 sbd_stat_read(struct sbd_dev *dev, enum sbd_stat stat);
 /* sbd_main.c: the module's global state. */
 extern int sbd_major;
 extern unsigned int sbd_minors;
+extern enum sbd_queue_mode sbd_default_queue_mode;
 
 /* sbd_disk.c */
 struct sbd_dev *sbd_dev_alloc(const struct sbd_config *config);
@@ -233,6 +272,7 @@ int sbd_dev_resize(struct sbd_dev *dev, u64 size);
 int sbd_dev_set_read_only(struct sbd_dev *dev, u64 read_only);
 void sbd_fill_geometry(u64 nr_sectors, struct hd_geometry *geo);
 const char *sbd_dev_name(struct sbd_dev *dev);
+int sbd_parse_queue_mode(const char *s);
 
 /* sbd_cache.c: all with dev->cache.lock held, except init and destroy. */
 void sbd_cache_init(struct sbd_cache *cache);
@@ -248,10 +288,14 @@ void sbd_cache_truncate(struct sbd_dev *dev, u64 size);
 void sbd_fault_init(struct sbd_dev *dev);
 void sbd_fault_update(struct sbd_dev *dev);
 int sbd_fault_seed(struct sbd_dev *dev, u64 seed);
-blk_status_t sbd_fault_check(struct sbd_dev *dev, struct request *rq);
-bool sbd_fault_delay(struct sbd_dev *dev, struct request *rq,
-		     blk_status_t sts);
-void sbd_fault_init_cmd(struct sbd_cmd *cmd);
+blk_status_t sbd_fault_check(struct sbd_dev *dev, const struct sbd_io *io);
+void sbd_delayed_init(struct sbd_delayed *d, struct sbd_dev *dev,
+		      void (*end)(struct sbd_delayed *d));
+bool sbd_fault_delay(struct sbd_dev *dev, const struct sbd_io *io,
+		     struct sbd_delayed *d, blk_status_t sts);
+void sbd_fault_start(struct sbd_dev *dev);
+void sbd_fault_stop(struct sbd_dev *dev);
+void sbd_fault_wait(struct sbd_dev *dev);
 int sbd_fault_set_power_cut(struct sbd_dev *dev, bool cut);
 int sbd_fault_add_rule(struct sbd_dev *dev, char *spec);
 void sbd_fault_clear_rules(struct sbd_dev *dev);
@@ -264,8 +308,18 @@ void sbd_configfs_exit(void);
 /* sbd_sysfs.c */
 extern const struct attribute_group *sbd_disk_groups[];
 
-/* sbd_io.c */
-extern const struct blk_mq_ops sbd_mq_ops;
+/* sbd_io.c: the I/O core. */
+void sbd_io_from_bio(struct sbd_io *io, struct bio *bio);
+void sbd_io_from_rq(struct sbd_io *io, struct request *rq);
+blk_status_t sbd_io_submit(struct sbd_dev *dev, const struct sbd_io *io);
+
+/* sbd_bio.c: the bio front end. */
+int sbd_bio_init(void);
+void sbd_bio_exit(void);
+void sbd_submit_bio(struct bio *bio);
+
+/* sbd_mq.c: the blk-mq front end. */
+int sbd_mq_alloc_tag_set(struct sbd_dev *dev);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
@@ -273,7 +327,7 @@ extern const struct blk_mq_ops sbd_mq_ops;
  * (tests/kunit/sbd_kunit.c) in the EXPORTED_FOR_KUNIT_TESTING namespace.
  */
 int sbd_check_params(u64 blocks, int block_size, int disks, int parts,
-		     int major);
+		     int major, const char *queue_mode);
 struct config_group *sbd_cfg_make_group(struct config_group *parent,
 					const char *name);
 #endif

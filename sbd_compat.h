@@ -26,8 +26,10 @@
 #endif
 
 /*
- * 6.9: the queue limits are passed to blk_mq_alloc_disk().  Before that
- * they were set one by one on the new queue.
+ * 6.9: the queue limits are passed to blk_mq_alloc_disk() and
+ * blk_alloc_disk().  Before that they were set one by one on the new
+ * queue.  @set NULL: a bio-based disk, which must ask for what blk-mq
+ * gives every disk: I/O statistics and REQ_NOWAIT (which sbd_io.c honours).
  */
 static inline struct gendisk *sbd_compat_alloc_disk(struct blk_mq_tag_set *set,
 						    struct queue_limits *lim,
@@ -39,15 +41,21 @@ static inline struct gendisk *sbd_compat_alloc_disk(struct blk_mq_tag_set *set,
 #ifdef SBD_HAVE_BLK_FEAT
 	if (write_cache)
 		lim->features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+	if (!set)
+		lim->features |= BLK_FEAT_IO_STAT | BLK_FEAT_NOWAIT;
 #endif
 #ifdef SBD_HAVE_QUEUE_LIMITS
-	disk = blk_mq_alloc_disk(set, lim, queuedata);
+	disk = set ? blk_mq_alloc_disk(set, lim, queuedata) :
+		     blk_alloc_disk(lim, NUMA_NO_NODE);
+	if (IS_ERR(disk))
+		return disk;
 #else
 	struct request_queue *q;
 
-	disk = blk_mq_alloc_disk(set, queuedata);
-	if (IS_ERR(disk))
-		return disk;
+	disk = set ? blk_mq_alloc_disk(set, queuedata) :
+		     blk_alloc_disk(NUMA_NO_NODE);
+	if (IS_ERR_OR_NULL(disk))
+		return disk ? disk : ERR_PTR(-ENOMEM);
 	q = disk->queue;
 	blk_queue_logical_block_size(q, lim->logical_block_size);
 	blk_queue_physical_block_size(q, lim->physical_block_size);
@@ -59,29 +67,51 @@ static inline struct gendisk *sbd_compat_alloc_disk(struct blk_mq_tag_set *set,
 #endif
 #ifndef SBD_HAVE_BLK_FEAT
 	/* Without BLK_FEAT_ROTATIONAL a queue was rotational unless told. */
-	if (!IS_ERR(disk))
-		blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
-	if (!IS_ERR(disk) && write_cache)
+	blk_queue_flag_set(QUEUE_FLAG_NONROT, disk->queue);
+	if (write_cache)
 		blk_queue_write_cache(disk->queue, true, true);
+	if (!set) {
+		blk_queue_flag_set(QUEUE_FLAG_IO_STAT, disk->queue);
+		blk_queue_flag_set(QUEUE_FLAG_NOWAIT, disk->queue);
+	}
 #endif
+	disk->queue->queuedata = queuedata;
 	return disk;
 }
 
 /*
- * Waits until every request already issued to @q has completed.  Since
- * 6.14 freezing a queue also enters a no-I/O allocation scope, which the
- * _nomemsave variants leave out; nothing here allocates.
+ * Freezing a queue waits until every request already issued to it has
+ * completed and holds new ones back.  Since 6.14 it also enters a no-I/O
+ * allocation scope, which the _nomemsave variants leave out; nothing sbd
+ * does while frozen allocates.
  */
-static inline void sbd_compat_drain_queue(struct request_queue *q)
+static inline void sbd_compat_freeze_queue(struct request_queue *q)
 {
 #ifdef SBD_HAVE_FREEZE_NOMEMSAVE
 	blk_mq_freeze_queue_nomemsave(q);
-	blk_mq_unfreeze_queue_nomemrestore(q);
 #else
 	blk_mq_freeze_queue(q);
+#endif
+}
+
+static inline void sbd_compat_unfreeze_queue(struct request_queue *q)
+{
+#ifdef SBD_HAVE_FREEZE_NOMEMSAVE
+	blk_mq_unfreeze_queue_nomemrestore(q);
+#else
 	blk_mq_unfreeze_queue(q);
 #endif
 }
+
+/*
+ * 6.2: call_rcu() may wait seconds before it starts a grace period (lazy
+ * RCU); call_rcu_hurry() does not, so freed pages come back promptly.
+ */
+#ifdef SBD_HAVE_CALL_RCU_HURRY
+#define sbd_compat_call_rcu_hurry	call_rcu_hurry
+#else
+#define sbd_compat_call_rcu_hurry	call_rcu
+#endif
 
 /* 7.x: ->init_request() is given the NUMA node as an int. */
 #ifdef SBD_HAVE_INIT_REQUEST_INT_NODE

@@ -36,6 +36,10 @@ static struct sbd_dev *to_sbd_dev(struct config_item *item)
 	return container_of(to_config_group(item), struct sbd_dev, group);
 }
 
+/* What else a numeric attribute's value must be. */
+#define SBD_ATTR_POW2		BIT(0)	/* a power of two */
+#define SBD_ATTR_MQ_ONLY	BIT(1)	/* only queue_mode=mq has it */
+
 /*
  * How a numeric attribute may be set.  @apply, if any, makes the change
  * (powered on or not); without it the attribute is fixed while the block
@@ -45,7 +49,7 @@ struct sbd_attr_rule {
 	const char	*name;
 	u64		min;
 	u64		max;
-	bool		pow2;
+	unsigned int	flags;		/* SBD_ATTR_* */
 	int		(*check)(struct sbd_dev *dev, u64 val);
 	int		(*apply)(struct sbd_dev *dev, u64 val);
 	size_t		offset;		/* of the field in struct sbd_config */
@@ -97,16 +101,23 @@ static int sbd_check_physical_block_size(struct sbd_dev *dev, u64 pbs)
 static int sbd_attr_set(struct sbd_dev *dev, const struct sbd_attr_rule *rule,
 			const char *page, u64 *val)
 {
+	bool pow2 = rule->flags & SBD_ATTR_POW2;
 	int ret;
 
 	ret = kstrtou64(page, 0, val);
 	if (ret || *val < rule->min || *val > rule->max ||
-	    (rule->pow2 && !is_power_of_2(*val))) {
+	    (pow2 && !is_power_of_2(*val))) {
 		pr_warn("%s: %s=%.*s is invalid: must be %s%llu to %llu\n",
 			sbd_dev_name(dev), rule->name,
 			(int)strcspn(page, "\n"), page,
-			rule->pow2 ? "a power of two from " : "",
+			pow2 ? "a power of two from " : "",
 			rule->min, rule->max);
+		return -EINVAL;
+	}
+	if ((rule->flags & SBD_ATTR_MQ_ONLY) &&
+	    dev->config.queue_mode != SBD_QUEUE_MQ) {
+		pr_warn("%s: %s=%llu is refused: the disk has queue_mode=bio, and %s applies to queue_mode=mq only\n",
+			sbd_dev_name(dev), rule->name, *val, rule->name);
 		return -EINVAL;
 	}
 	if (rule->check) {
@@ -145,11 +156,11 @@ static ssize_t sbd_attr_store(struct sbd_dev *dev,
 
 /*
  * One numeric attribute of struct sbd_config: SBD_CFG_ATTR(field, min,
- * max, pow2, check, apply).  Bounds that depend on the machine or on the
+ * max, flags, check, apply).  Bounds that depend on the machine or on the
  * module parameters are expressions, evaluated when the attribute is
  * written.
  */
-#define SBD_CFG_ATTR(_name, _min, _max, _pow2, _check, _apply)		\
+#define SBD_CFG_ATTR(_name, _min, _max, _flags, _check, _apply)		\
 static const size_t sbd_cfg_##_name##_offset =				\
 	offsetof(struct sbd_config, _name);				\
 									\
@@ -165,7 +176,7 @@ static ssize_t sbd_cfg_##_name##_store(struct config_item *item,	\
 {									\
 	const struct sbd_attr_rule rule = {				\
 		.name = #_name, .min = (_min), .max = (_max),		\
-		.pow2 = (_pow2), .check = (_check), .apply = (_apply),	\
+		.flags = (_flags), .check = (_check), .apply = (_apply),	\
 		.offset = sbd_cfg_##_name##_offset,			\
 	};								\
 									\
@@ -180,28 +191,61 @@ static struct configfs_attribute sbd_cfg_attr_##_name = {		\
 	.store		= sbd_cfg_##_name##_store,			\
 }
 
-SBD_CFG_ATTR(size, SECTOR_SIZE, SBD_MAX_BYTES, false, NULL, sbd_dev_resize);
+SBD_CFG_ATTR(size, SECTOR_SIZE, SBD_MAX_BYTES, 0, NULL, sbd_dev_resize);
 SBD_CFG_ATTR(logical_block_size, SBD_MIN_BLOCK_SIZE,
-	     min_t(unsigned long, SBD_MAX_BLOCK_SIZE, PAGE_SIZE), true,
+	     min_t(unsigned long, SBD_MAX_BLOCK_SIZE, PAGE_SIZE), SBD_ATTR_POW2,
 	     sbd_check_logical_block_size, NULL);
 SBD_CFG_ATTR(physical_block_size, SBD_MIN_BLOCK_SIZE,
-	     SBD_MAX_PHYS_BLOCK_SIZE, true, sbd_check_physical_block_size, NULL);
-SBD_CFG_ATTR(hw_queues, 1, nr_cpu_ids, false, NULL, NULL);
-SBD_CFG_ATTR(queue_depth, 1, SBD_MAX_QUEUE_DEPTH, false, NULL, NULL);
-SBD_CFG_ATTR(partitions, 0, sbd_minors - 1, false, NULL, NULL);
-SBD_CFG_ATTR(discard, 0, 1, false, NULL, NULL);
-SBD_CFG_ATTR(read_only, 0, 1, false, NULL, sbd_dev_set_read_only);
+	     SBD_MAX_PHYS_BLOCK_SIZE, SBD_ATTR_POW2,
+	     sbd_check_physical_block_size, NULL);
+SBD_CFG_ATTR(hw_queues, 1, nr_cpu_ids, SBD_ATTR_MQ_ONLY, NULL, NULL);
+SBD_CFG_ATTR(queue_depth, 1, SBD_MAX_QUEUE_DEPTH, SBD_ATTR_MQ_ONLY, NULL,
+	     NULL);
+SBD_CFG_ATTR(partitions, 0, sbd_minors - 1, 0, NULL, NULL);
+SBD_CFG_ATTR(discard, 0, 1, 0, NULL, NULL);
+SBD_CFG_ATTR(read_only, 0, 1, 0, NULL, sbd_dev_set_read_only);
 
 /* The test device. */
-SBD_CFG_ATTR(cache, 0, 1, false, NULL, NULL);
-SBD_CFG_ATTR(ignore_flush, 0, 1, false, NULL, sbd_attr_live);
-SBD_CFG_ATTR(power_cut_keep, 0, 100, false, NULL, sbd_attr_live);
-SBD_CFG_ATTR(seed, 0, U64_MAX, false, NULL, sbd_fault_seed);
-SBD_CFG_ATTR(latency_us, 0, SBD_MAX_DELAY_US, false, NULL, sbd_attr_live);
-SBD_CFG_ATTR(latency_jitter_us, 0, SBD_MAX_DELAY_US, false, NULL,
+SBD_CFG_ATTR(cache, 0, 1, 0, NULL, NULL);
+SBD_CFG_ATTR(ignore_flush, 0, 1, 0, NULL, sbd_attr_live);
+SBD_CFG_ATTR(power_cut_keep, 0, 100, 0, NULL, sbd_attr_live);
+SBD_CFG_ATTR(seed, 0, U64_MAX, 0, NULL, sbd_fault_seed);
+SBD_CFG_ATTR(latency_us, 0, SBD_MAX_DELAY_US, 0, NULL, sbd_attr_live);
+SBD_CFG_ATTR(latency_jitter_us, 0, SBD_MAX_DELAY_US, 0, NULL, sbd_attr_live);
+SBD_CFG_ATTR(bandwidth_mbps, 0, SBD_MAX_BANDWIDTH_MBPS, 0, NULL,
 	     sbd_attr_live);
-SBD_CFG_ATTR(bandwidth_mbps, 0, SBD_MAX_BANDWIDTH_MBPS, false, NULL,
-	     sbd_attr_live);
+
+/* bio or mq: how requests reach the disk; fixed while powered on. */
+static ssize_t sbd_cfg_queue_mode_show(struct config_item *item, char *page)
+{
+	return sprintf(page, "%s\n",
+		       sbd_queue_mode_names[to_sbd_dev(item)->config.queue_mode]);
+}
+
+static ssize_t sbd_cfg_queue_mode_store(struct config_item *item,
+					const char *page, size_t count)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	int mode = sbd_parse_queue_mode(page);
+	int ret = 0;
+
+	if (mode < 0) {
+		pr_warn("%s: queue_mode=%.*s is invalid: must be bio or mq\n",
+			sbd_dev_name(dev), (int)strcspn(page, "\n"), page);
+		return -EINVAL;
+	}
+	mutex_lock(&dev->lock);
+	if (dev->disk) {
+		pr_warn("%s: queue_mode cannot change while the disk is powered on\n",
+			sbd_dev_name(dev));
+		ret = -EBUSY;
+	} else {
+		dev->config.queue_mode = mode;
+	}
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(sbd_cfg_, queue_mode);
 
 /* 1 cuts the power: unflushed writes are lost and every request fails. */
 static ssize_t sbd_cfg_power_cut_show(struct config_item *item, char *page)
@@ -301,6 +345,7 @@ CONFIGFS_ATTR_RO(sbd_cfg_, features);
 
 static struct configfs_attribute *sbd_cfg_attrs[] = {
 	&sbd_cfg_attr_size,
+	&sbd_cfg_attr_queue_mode,
 	&sbd_cfg_attr_logical_block_size,
 	&sbd_cfg_attr_physical_block_size,
 	&sbd_cfg_attr_hw_queues,
@@ -363,6 +408,7 @@ sbd_cfg_make_group(struct config_group *parent, const char *name)
 		.queue_depth		= SBD_QUEUE_DEPTH,
 		.partitions		= sbd_minors - 1,
 		.discard		= 1,
+		.queue_mode		= sbd_default_queue_mode,
 	};
 	struct sbd_dev *dev;
 

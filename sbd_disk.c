@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sbd disk lifecycle.  A disk (struct sbd_dev) is its configuration and
- * backing store, which live as long as the disk is defined, plus a tag set
- * and a gendisk, which exist only while it is powered on.  Powering off
- * keeps the data; removing the disk frees it at once, and the sbd_dev goes
- * with its last reference.
+ * backing store, which live as long as the disk is defined, plus a gendisk
+ * (and in mq mode a tag set), which exist only while it is powered on.
+ * Powering off keeps the data; removing the disk frees it at once, and the
+ * sbd_dev goes with its last reference.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -12,6 +12,7 @@
 #include <linux/idr.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "sbd.h"
 #include "sbd_compat.h"
@@ -38,6 +39,20 @@ int sbd_getgeo(struct gendisk *disk, struct hd_geometry *geo)
 
 /* Disk numbers, N of sbdN, shared by parameter and runtime disks. */
 static DEFINE_IDA(sbd_indexes);
+
+const char * const sbd_queue_mode_names[SBD_QUEUE_NR] = {
+	[SBD_QUEUE_BIO]	= "bio",
+	[SBD_QUEUE_MQ]	= "mq",
+};
+
+/* "bio" or "mq", with or without a newline: the mode, or -EINVAL. */
+int sbd_parse_queue_mode(const char *s)
+{
+	int mode = sysfs_match_string(sbd_queue_mode_names, s);
+
+	return mode < 0 ? -EINVAL : mode;
+}
+EXPORT_SYMBOL_IF_KUNIT(sbd_parse_queue_mode);
 
 const char *sbd_dev_name(struct sbd_dev *dev)
 {
@@ -90,11 +105,24 @@ static void sbd_free_disk(struct gendisk *disk)
 	sbd_dev_put(disk->private_data);
 }
 
-static const struct block_device_operations sbd_fops = {
+/* A bio-based disk is one whose operations have ->submit_bio. */
+static const struct block_device_operations sbd_bio_fops = {
+	.owner		= THIS_MODULE,
+	.submit_bio	= sbd_submit_bio,
+	.getgeo		= sbd_compat_getgeo,
+	.free_disk	= sbd_free_disk,
+};
+
+static const struct block_device_operations sbd_mq_fops = {
 	.owner		= THIS_MODULE,
 	.getgeo		= sbd_compat_getgeo,
 	.free_disk	= sbd_free_disk,
 };
+
+static bool sbd_dev_is_mq(struct sbd_dev *dev)
+{
+	return dev->config.queue_mode == SBD_QUEUE_MQ;
+}
 
 /* Every attribute is checked when written, against the others too. */
 static int sbd_check_size(struct sbd_dev *dev, u64 size)
@@ -105,22 +133,6 @@ static int sbd_check_size(struct sbd_dev *dev, u64 size)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-static int sbd_init_tag_set(struct sbd_dev *dev)
-{
-	struct blk_mq_tag_set *set = &dev->tag_set;
-
-	memset(set, 0, sizeof(*set));
-	set->ops = &sbd_mq_ops;
-	set->nr_hw_queues = dev->config.hw_queues;
-	set->queue_depth = dev->config.queue_depth;
-	set->numa_node = NUMA_NO_NODE;
-	set->cmd_size = sizeof(struct sbd_cmd);
-	/* BLOCKING: the first write to a page allocates it with GFP_NOIO. */
-	set->flags = SBD_MQ_F_MERGE | BLK_MQ_F_BLOCKING;
-	set->driver_data = dev;
-	return blk_mq_alloc_tag_set(set);
 }
 
 static struct gendisk *sbd_alloc_disk(struct sbd_dev *dev)
@@ -139,7 +151,8 @@ static struct gendisk *sbd_alloc_disk(struct sbd_dev *dev)
 		/* Whole pages are what the store allocates and frees. */
 		lim.discard_granularity = PAGE_SIZE;
 	}
-	return sbd_compat_alloc_disk(&dev->tag_set, &lim, c->cache, dev);
+	return sbd_compat_alloc_disk(sbd_dev_is_mq(dev) ? &dev->tag_set : NULL,
+				     &lim, c->cache, dev);
 }
 
 /*
@@ -160,9 +173,11 @@ int sbd_dev_power_on(struct sbd_dev *dev)
 			      GFP_KERNEL);
 	if (index < 0)
 		return index;
-	ret = sbd_init_tag_set(dev);
-	if (ret)
-		goto err_free_index;
+	if (sbd_dev_is_mq(dev)) {
+		ret = sbd_mq_alloc_tag_set(dev);
+		if (ret)
+			goto err_free_index;
+	}
 	disk = sbd_alloc_disk(dev);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
@@ -173,7 +188,7 @@ int sbd_dev_power_on(struct sbd_dev *dev)
 	disk->minors = dev->config.partitions + 1;
 	if (!dev->config.partitions)
 		disk->flags |= GENHD_FL_NO_PART;
-	disk->fops = &sbd_fops;
+	disk->fops = sbd_dev_is_mq(dev) ? &sbd_mq_fops : &sbd_bio_fops;
 	disk->private_data = dev;
 	snprintf(disk->disk_name, DISK_NAME_LEN, SBD_NAME "%d", index);
 	set_capacity(disk, dev->config.size >> SECTOR_SHIFT);
@@ -181,6 +196,7 @@ int sbd_dev_power_on(struct sbd_dev *dev)
 	/* Set first: the partition scan in device_add_disk() does I/O. */
 	dev->index = index;
 	dev->disk = disk;
+	sbd_fault_start(dev);
 	ret = device_add_disk(NULL, disk, sbd_disk_groups);
 	if (ret)
 		goto err_put_disk;
@@ -191,20 +207,23 @@ int sbd_dev_power_on(struct sbd_dev *dev)
 	return 0;
 
 err_put_disk:
+	sbd_fault_stop(dev);
 	dev->disk = NULL;
 	dev->index = -1;
 	put_disk(disk);
 err_free_tag_set:
-	blk_mq_free_tag_set(&dev->tag_set);
+	if (sbd_dev_is_mq(dev))
+		blk_mq_free_tag_set(&dev->tag_set);
 err_free_index:
 	ida_free(&sbd_indexes, index);
 	return ret;
 }
 
 /*
- * Removes the block device and keeps the data.  Once del_gendisk() returns
- * no request is in flight and none can start, so the tag set can go; the
- * gendisk itself may live on while someone still has it open.
+ * Removes the block device and keeps the data.  Delayed completions end
+ * first and no new one is delayed; once del_gendisk() returns no request
+ * is in flight and none can start, so the tag set can go.  The gendisk
+ * itself may live on while someone still has it open.
  */
 void sbd_dev_power_off(struct sbd_dev *dev)
 {
@@ -213,8 +232,10 @@ void sbd_dev_power_off(struct sbd_dev *dev)
 	lockdep_assert_held(&dev->lock);
 	if (!disk)
 		return;
+	sbd_fault_stop(dev);
 	del_gendisk(disk);
-	blk_mq_free_tag_set(&dev->tag_set);
+	if (sbd_dev_is_mq(dev))
+		blk_mq_free_tag_set(&dev->tag_set);
 	ida_free(&sbd_indexes, dev->index);
 	/* An orderly power off: what the cache held is written out. */
 	mutex_lock(&dev->cache.lock);
@@ -240,6 +261,20 @@ void sbd_dev_remove(struct sbd_dev *dev)
 }
 
 /*
+ * Waits until nothing issued to the disk is in flight: the queue's freeze
+ * waits for requests and for bios inside ->submit_bio and holds new ones
+ * back, but a bio whose completion is delayed has left ->submit_bio.
+ */
+static void sbd_dev_drain(struct sbd_dev *dev)
+{
+	struct request_queue *q = dev->disk->queue;
+
+	sbd_compat_freeze_queue(q);
+	sbd_fault_wait(dev);
+	sbd_compat_unfreeze_queue(q);
+}
+
+/*
  * Resize, with dev->lock held, powered on or not.  Data below the new size
  * stays.  A shrink first publishes the new capacity, then waits for the
  * requests that were checked against the old one, and only then frees
@@ -255,7 +290,7 @@ int sbd_dev_resize(struct sbd_dev *dev, u64 size)
 		set_capacity_and_notify(dev->disk, size >> SECTOR_SHIFT);
 	if (size < dev->config.size) {
 		if (dev->disk)
-			sbd_compat_drain_queue(dev->disk->queue);
+			sbd_dev_drain(dev);
 		sbd_store_truncate(&dev->store, size);
 		mutex_lock(&dev->cache.lock);
 		sbd_cache_truncate(dev, size);
@@ -266,7 +301,7 @@ int sbd_dev_resize(struct sbd_dev *dev, u64 size)
 
 /*
  * The block layer refuses to open a read-only disk for writing, but does
- * not fail writes from those who opened it before; queue_rq does that.
+ * not fail writes from those who opened it before; sbd_io.c does that.
  */
 int sbd_dev_set_read_only(struct sbd_dev *dev, u64 read_only)
 {

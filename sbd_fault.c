@@ -9,7 +9,9 @@
  *   off: every request fails until power is restored.
  * - Delays: each request completes latency_us (plus up to jitter) after it
  *   was queued, and no faster than bandwidth_mbps allows, from an hrtimer:
- *   queue_rq never sleeps for them.
+ *   neither front end sleeps for them.  Armed timers are listed, so that a
+ *   power cut can end them at once (EIO) and a power off can end them
+ *   before the disk goes; fault.inflight counts them until they have ended.
  *
  * None of this costs the I/O path more than one test of fault.active when
  * nothing is set.
@@ -18,6 +20,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
+#include <linux/wait_bit.h>
 #include <linux/math64.h>
 #include <linux/string.h>
 
@@ -71,6 +74,9 @@ void sbd_fault_init(struct sbd_dev *dev)
 {
 	spin_lock_init(&dev->fault.lock);
 	prandom_seed_state(&dev->fault.rnd, dev->config.seed);
+	INIT_LIST_HEAD(&dev->fault.pending);
+	atomic_set(&dev->fault.inflight, 0);
+	dev->fault.stopped = true;	/* until powered on */
 }
 
 /* After any attribute changed, with dev->lock held. */
@@ -83,8 +89,8 @@ void sbd_fault_update(struct sbd_dev *dev)
 	f->latency_ns = c->latency_us * NSEC_PER_USEC;
 	f->jitter_ns = c->latency_jitter_us * NSEC_PER_USEC;
 	f->bytes_per_sec = c->bandwidth_mbps * 1000000;
-	WRITE_ONCE(f->active, f->nr_rules || f->cut || f->latency_ns ||
-		   f->jitter_ns || f->bytes_per_sec);
+	WRITE_ONCE(f->delays, f->latency_ns || f->jitter_ns || f->bytes_per_sec);
+	WRITE_ONCE(f->active, f->nr_rules || f->cut || f->delays);
 	spin_unlock_irq(&f->lock);
 }
 
@@ -96,7 +102,76 @@ int sbd_fault_seed(struct sbd_dev *dev, u64 seed)
 	return 0;
 }
 
-/* Power cut (true) or power restored (false), with dev->lock held. */
+/* Ends a delayed completion that nobody else will end any more. */
+static void sbd_delayed_end(struct sbd_delayed *d, blk_status_t sts)
+{
+	struct sbd_fault *f = &d->dev->fault;
+
+	d->status = sts;
+	d->end(d);
+	if (atomic_dec_and_test(&f->inflight))
+		wake_up_var(&f->inflight);
+}
+
+/*
+ * Ends every armed completion now: with @sts, or with its own status if
+ * @sts is BLK_STS_OK.  Each is taken off the list under the lock, so its
+ * timer will not end it too; hrtimer_cancel() waits for a timer that has
+ * already fired and found it gone.
+ */
+static void sbd_fault_end_pending(struct sbd_dev *dev, blk_status_t sts)
+{
+	struct sbd_fault *f = &dev->fault;
+	struct sbd_delayed *d, *next;
+	LIST_HEAD(taken);
+
+	spin_lock_irq(&f->lock);
+	list_for_each_entry_safe(d, next, &f->pending, node) {
+		d->armed = false;
+		list_move_tail(&d->node, &taken);
+	}
+	spin_unlock_irq(&f->lock);
+
+	list_for_each_entry_safe(d, next, &taken, node) {
+		hrtimer_cancel(&d->timer);
+		list_del(&d->node);
+		sbd_delayed_end(d, sts ? sts : d->status);
+	}
+}
+
+/* Waits until every delayed completion has ended. */
+void sbd_fault_wait(struct sbd_dev *dev)
+{
+	wait_var_event(&dev->fault.inflight,
+		       !atomic_read(&dev->fault.inflight));
+}
+
+/* Powered on: completions may be delayed again. */
+void sbd_fault_start(struct sbd_dev *dev)
+{
+	spin_lock_irq(&dev->fault.lock);
+	dev->fault.stopped = false;
+	spin_unlock_irq(&dev->fault.lock);
+}
+
+/*
+ * Powering off: from now on every request completes at once, and those
+ * waiting on a timer complete now, as they were going to.
+ */
+void sbd_fault_stop(struct sbd_dev *dev)
+{
+	spin_lock_irq(&dev->fault.lock);
+	dev->fault.stopped = true;
+	spin_unlock_irq(&dev->fault.lock);
+	sbd_fault_end_pending(dev, BLK_STS_OK);
+	sbd_fault_wait(dev);
+}
+
+/*
+ * Power cut (true) or power restored (false), with dev->lock held.  What
+ * waits to complete at the cut fails, as it would on a disk that lost
+ * power before it could answer.
+ */
 int sbd_fault_set_power_cut(struct sbd_dev *dev, bool cut)
 {
 	mutex_lock(&dev->cache.lock);
@@ -106,21 +181,23 @@ int sbd_fault_set_power_cut(struct sbd_dev *dev, bool cut)
 	WRITE_ONCE(dev->fault.cut, cut);
 	spin_unlock_irq(&dev->fault.lock);
 	mutex_unlock(&dev->cache.lock);
+	if (cut)
+		sbd_fault_end_pending(dev, BLK_STS_IOERR);
 	sbd_fault_update(dev);
 	return 0;
 }
 
-static bool sbd_rule_matches(struct sbd_rule *r, struct request *rq)
+static bool sbd_rule_matches(struct sbd_rule *r, const struct sbd_io *io)
 {
-	sector_t first = blk_rq_pos(rq);
+	sector_t first = io->pos >> SECTOR_SHIFT;
+	sector_t last = (io->pos + io->len - 1) >> SECTOR_SHIFT;
 
-	if (!(r->ops & SBD_OP(req_op(rq))))
+	if (!(r->ops & SBD_OP(io->op)))
 		return false;
 	if (!r->ranged)
 		return true;
 	/* A flush has no sectors: only rules without a range match it. */
-	return blk_rq_sectors(rq) && first <= r->last &&
-	       first + blk_rq_sectors(rq) - 1 >= r->first;
+	return io->len && first <= r->last && last >= r->first;
 }
 
 /* Called with fault.lock held, for a matching request. */
@@ -140,10 +217,10 @@ static bool sbd_rule_fires(struct sbd_fault *f, struct sbd_rule *r)
 }
 
 /*
- * What must happen to @rq before it touches the store: BLK_STS_OK, or the
+ * What must happen to @io before it touches the store: BLK_STS_OK, or the
  * error of a power cut or of the first rule that fires.
  */
-blk_status_t sbd_fault_check(struct sbd_dev *dev, struct request *rq)
+blk_status_t sbd_fault_check(struct sbd_dev *dev, const struct sbd_io *io)
 {
 	struct sbd_fault *f = &dev->fault;
 	blk_status_t sts = BLK_STS_OK;
@@ -158,7 +235,7 @@ blk_status_t sbd_fault_check(struct sbd_dev *dev, struct request *rq)
 	for (i = 0; i < f->nr_rules; i++) {
 		struct sbd_rule *r = &f->rules[i];
 
-		if (sbd_rule_matches(r, rq) && sbd_rule_fires(f, r)) {
+		if (sbd_rule_matches(r, io) && sbd_rule_fires(f, r)) {
 			r->hits++;
 			sts = r->status;
 			sbd_count(dev, SBD_STAT_ERRORS_INJECTED);
@@ -171,53 +248,78 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_fault_check);
 
-static enum hrtimer_restart sbd_fault_timer_done(struct hrtimer *timer)
+static enum hrtimer_restart sbd_delayed_fire(struct hrtimer *timer)
 {
-	struct sbd_cmd *cmd = container_of(timer, struct sbd_cmd, timer);
+	struct sbd_delayed *d = container_of(timer, struct sbd_delayed, timer);
+	struct sbd_fault *f = &d->dev->fault;
+	unsigned long flags;
+	bool mine;
 
-	blk_mq_end_request(blk_mq_rq_from_pdu(cmd), cmd->status);
+	spin_lock_irqsave(&f->lock, flags);
+	mine = d->armed;
+	if (mine) {
+		d->armed = false;
+		list_del(&d->node);
+	}
+	spin_unlock_irqrestore(&f->lock, flags);
+	/* Not mine: a power cut or power off has taken it to end it. */
+	if (mine)
+		sbd_delayed_end(d, d->status);
 	return HRTIMER_NORESTART;
 }
 
-void sbd_fault_init_cmd(struct sbd_cmd *cmd)
+/* A front end's delayed completion, ended by @end. */
+void sbd_delayed_init(struct sbd_delayed *d, struct sbd_dev *dev,
+		      void (*end)(struct sbd_delayed *d))
 {
-	sbd_compat_hrtimer_setup(&cmd->timer, sbd_fault_timer_done,
-				 CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	sbd_compat_hrtimer_setup(&d->timer, sbd_delayed_fire, CLOCK_MONOTONIC,
+				 HRTIMER_MODE_ABS);
+	d->armed = false;
+	d->dev = dev;
+	d->end = end;
 }
 
 /*
- * Completes @rq later if a delay applies: latency plus jitter after now,
- * and not before the bandwidth allows its data through.  Returns false if
- * the caller should complete it now.
+ * Arms @d if a delay applies to @io, which ended with @sts: latency plus
+ * jitter after now, and not before the bandwidth lets its data through.
+ * Returns false if the caller should complete it now.
  */
-bool sbd_fault_delay(struct sbd_dev *dev, struct request *rq,
-		     blk_status_t sts)
+bool sbd_fault_delay(struct sbd_dev *dev, const struct sbd_io *io,
+		     struct sbd_delayed *d, blk_status_t sts)
 {
-	struct sbd_cmd *cmd = blk_mq_rq_to_pdu(rq);
 	struct sbd_fault *f = &dev->fault;
-	u64 now = ktime_get_ns(), done;
+	u64 now, done;
 	unsigned long flags;
 
+	if (!READ_ONCE(f->delays))
+		return false;
+	now = ktime_get_ns();
 	spin_lock_irqsave(&f->lock, flags);
+	if (f->stopped || f->cut) {
+		spin_unlock_irqrestore(&f->lock, flags);
+		return false;
+	}
 	done = now + f->latency_ns;
 	if (f->jitter_ns)
 		done += mul_u64_u32_shr(f->jitter_ns + 1,
 					prandom_u32_state(&f->rnd), 32);
-	if (f->bytes_per_sec && (req_op(rq) == REQ_OP_READ ||
-				 req_op(rq) == REQ_OP_WRITE)) {
+	if (f->bytes_per_sec && (io->op == REQ_OP_READ ||
+				 io->op == REQ_OP_WRITE)) {
 		u64 start = max(now, f->busy_until);
 
-		f->busy_until = start + div64_u64((u64)blk_rq_bytes(rq) *
-						  NSEC_PER_SEC, f->bytes_per_sec);
+		f->busy_until = start + div64_u64((u64)io->len * NSEC_PER_SEC,
+						  f->bytes_per_sec);
 		done = max(done, f->busy_until);
 	}
+	if (done > now) {
+		d->status = sts;
+		d->armed = true;
+		list_add_tail(&d->node, &f->pending);
+		atomic_inc(&f->inflight);
+		hrtimer_start(&d->timer, ns_to_ktime(done), HRTIMER_MODE_ABS);
+	}
 	spin_unlock_irqrestore(&f->lock, flags);
-
-	if (done <= now)
-		return false;
-	cmd->status = sts;
-	hrtimer_start(&cmd->timer, ns_to_ktime(done), HRTIMER_MODE_ABS);
-	return true;
+	return done > now;
 }
 
 /* Rule syntax: [op=OPS] [sector=FIRST-LAST] [next=N|every=N|prob=P] [error=E] */

@@ -1,174 +1,217 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sbd I/O path: one blk-mq queue_rq that copies between the request's
- * pages and the backing store, then completes the request before
- * returning.  The tag set is BLK_MQ_F_BLOCKING, so queue_rq may sleep to
- * allocate a page on the first write to it.
+ * sbd I/O core, shared by both front ends: the bio-based one (sbd_bio.c)
+ * and the blk-mq one (sbd_mq.c).  Each describes its work as a struct
+ * sbd_io (operation, flags, position, length, the bios with the data) and
+ * hands it to sbd_io_submit(), which checks it (capacity, read-only, error
+ * rules) and executes it: one switch on the operation, a copy between the
+ * bios' pages and the backing store, and the write cache's bookkeeping.
  *
  * A disk used as a test device may also keep what the write cache has not
- * made durable (sbd_cache.c), fail requests on purpose or complete them
- * late (sbd_fault.c); none of that is looked at when it is not enabled.
+ * made durable (sbd_cache.c) or fail requests on purpose (sbd_fault.c);
+ * none of that is looked at when it is not enabled.
  */
+#include <linux/bio.h>
 #include <linux/bvec.h>
 #include <linux/highmem.h>
 #include <linux/rcupdate.h>
 
 #include "sbd.h"
-#include "sbd_compat.h"
 
-static blk_status_t sbd_errno_to_status(int ret, struct request *rq)
+/* What a bio asks for. */
+void sbd_io_from_bio(struct sbd_io *io, struct bio *bio)
 {
-	if (!ret)
-		return BLK_STS_OK;
-	/* REQ_NOWAIT: the submitter would rather retry than wait for memory. */
-	if (ret == -ENOMEM && (rq->cmd_flags & REQ_NOWAIT))
-		return BLK_STS_AGAIN;
-	return BLK_STS_IOERR;
+	*io = (struct sbd_io){
+		.op	= bio_op(bio),
+		.flags	= bio->bi_opf,
+		.pos	= (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT,
+		.len	= bio->bi_iter.bi_size,
+		.bio	= bio,
+	};
+	/* A flush comes to a bio-based disk as an empty REQ_PREFLUSH write. */
+	if ((io->flags & REQ_PREFLUSH) && !io->len) {
+		io->op = REQ_OP_FLUSH;
+		io->flags &= ~(REQ_PREFLUSH | REQ_FUA);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(sbd_io_from_bio);
+
+/*
+ * What a request asks for.  blk-mq has already made a flush of its own of
+ * any REQ_PREFLUSH, so a request never carries one.
+ */
+void sbd_io_from_rq(struct sbd_io *io, struct request *rq)
+{
+	*io = (struct sbd_io){
+		.op	= req_op(rq),
+		.flags	= rq->cmd_flags,
+		.pos	= (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+		.len	= blk_rq_bytes(rq),
+		.bio	= rq->bio,
+	};
 }
 
-static blk_status_t sbd_rw(struct sbd_dev *dev, struct request *rq, gfp_t gfp)
+static blk_status_t sbd_errno_to_status(int ret, const struct sbd_io *io)
 {
-	bool write = op_is_write(req_op(rq));
-	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	switch (ret) {
+	case 0:
+		return BLK_STS_OK;
+	case -EAGAIN:
+		return BLK_STS_AGAIN;
+	case -ENOMEM:
+		/* REQ_NOWAIT: the submitter would rather retry than wait. */
+		return (io->flags & REQ_NOWAIT) ? BLK_STS_AGAIN : BLK_STS_IOERR;
+	case -EOPNOTSUPP:
+		return BLK_STS_NOTSUPP;
+	default:
+		return BLK_STS_IOERR;
+	}
+}
+
+/* Copies between the bios' pages and the store, a page at most at a time. */
+static int sbd_rw(struct sbd_dev *dev, const struct sbd_io *io, gfp_t gfp)
+{
+	bool write = io->op == REQ_OP_WRITE;
+	u64 pos = io->pos;
 	struct sbd_store_cursor cur;
-	struct req_iterator iter;
+	struct bvec_iter iter;
 	struct bio_vec bv;
+	struct bio *bio;
 	int ret = 0;
 
 	/* One RCU section and one walk of the store for all the segments. */
 	sbd_store_cursor_init(&cur, &dev->store);
 	rcu_read_lock();
-	rq_for_each_segment(bv, rq, iter) {
-		void *buf = bvec_kmap_local(&bv);
+	for (bio = io->bio; bio; bio = bio->bi_next) {
+		bio_for_each_segment(bv, bio, iter) {
+			void *buf = bvec_kmap_local(&bv);
 
-		if (write)
-			ret = sbd_store_write_at(&cur, pos, buf, bv.bv_len, gfp);
-		else
-			sbd_store_read_at(&cur, pos, buf, bv.bv_len);
-		kunmap_local(buf);
-		if (ret)
-			goto out;	/* leaves both loops: bios, then segments */
-		pos += bv.bv_len;
+			if (write)
+				ret = sbd_store_write_at(&cur, pos, buf,
+							 bv.bv_len, gfp);
+			else
+				sbd_store_read_at(&cur, pos, buf, bv.bv_len);
+			kunmap_local(buf);
+			if (ret)
+				goto out;	/* leaves both loops */
+			pos += bv.bv_len;
+		}
 	}
 out:
 	rcu_read_unlock();
-	return sbd_errno_to_status(ret, rq);
+	return ret;
 }
 
 /*
  * With the write cache on, everything that changes the disk runs under the
  * cache lock: first the durable contents of the blocks it changes are kept
- * aside, then the change is made.
+ * aside, then the change is made.  REQ_NOWAIT does not wait for the lock.
  */
-static blk_status_t sbd_cached(struct sbd_dev *dev, struct request *rq,
-			       gfp_t gfp)
+static int sbd_cache_lock(struct sbd_dev *dev, const struct sbd_io *io)
 {
-	struct sbd_cache *cache = &dev->cache;
-	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
-	u64 len = blk_rq_bytes(rq);
-	bool flush_honoured = !READ_ONCE(dev->config.ignore_flush);
-	blk_status_t sts = BLK_STS_OK;
-	int ret = 0;
-
-	mutex_lock(&cache->lock);
+	if (io->flags & REQ_NOWAIT) {
+		if (!mutex_trylock(&dev->cache.lock))
+			return -EAGAIN;
+	} else {
+		mutex_lock(&dev->cache.lock);
+	}
 	/* Power may have been cut while this request waited for the lock. */
 	if (READ_ONCE(dev->fault.cut)) {
-		mutex_unlock(&cache->lock);
-		return BLK_STS_IOERR;
+		mutex_unlock(&dev->cache.lock);
+		return -EIO;
 	}
-	switch (req_op(rq)) {
-	case REQ_OP_WRITE:
-		ret = sbd_cache_dirty(dev, pos, len, gfp);
-		if (!ret)
-			sts = sbd_rw(dev, rq, gfp);
-		if (!ret && !sts && (rq->cmd_flags & REQ_FUA) && flush_honoured)
-			sbd_cache_clean(dev, pos, len);
-		break;
-	case REQ_OP_FLUSH:
-		if (flush_honoured)
-			sbd_cache_flush(dev);
-		break;
-	default:	/* discard, write-zeroes */
-		ret = sbd_cache_dirty_present(dev, pos, len, gfp);
-		if (!ret)
-			sbd_store_zero(&dev->store, pos, len);
-		break;
-	}
-	mutex_unlock(&cache->lock);
-	return ret ? sbd_errno_to_status(ret, rq) : sts;
-}
-
-static blk_status_t sbd_do_request(struct sbd_dev *dev, struct request *rq)
-{
-	gfp_t gfp = (rq->cmd_flags & REQ_NOWAIT) ? GFP_NOWAIT : GFP_NOIO;
-	enum req_op op = req_op(rq);
-	bool cached = dev->config.cache && op != REQ_OP_READ;
-
-	switch (op) {
-	case REQ_OP_READ:
-	case REQ_OP_WRITE:
-		sbd_count(dev, op == REQ_OP_READ ? SBD_STAT_READS : SBD_STAT_WRITES);
-		if (op == REQ_OP_WRITE && (rq->cmd_flags & REQ_FUA))
-			sbd_count(dev, SBD_STAT_FUA_WRITES);
-		return cached ? sbd_cached(dev, rq, gfp) : sbd_rw(dev, rq, gfp);
-	case REQ_OP_FLUSH:
-		sbd_count(dev, SBD_STAT_FLUSHES);
-		/* Without the write cache every completed write is in memory. */
-		return cached ? sbd_cached(dev, rq, gfp) : BLK_STS_OK;
-	case REQ_OP_DISCARD:
-	case REQ_OP_WRITE_ZEROES:
-		sbd_count(dev, op == REQ_OP_DISCARD ?
-			  SBD_STAT_DISCARDS : SBD_STAT_WRITE_ZEROES);
-		if (cached)
-			return sbd_cached(dev, rq, gfp);
-		sbd_store_zero(&dev->store, (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
-			       blk_rq_bytes(rq));
-		return BLK_STS_OK;
-	default:
-		/* Secure erase, zone and driver-private operations. */
-		return BLK_STS_NOTSUPP;
-	}
-}
-
-static blk_status_t sbd_queue_rq(struct blk_mq_hw_ctx *hctx,
-				 const struct blk_mq_queue_data *bd)
-{
-	struct request *rq = bd->rq;
-	struct sbd_dev *dev = rq->q->queuedata;
-	sector_t end = blk_rq_pos(rq) + blk_rq_sectors(rq);
-	bool faulty = READ_ONCE(dev->fault.active);
-	blk_status_t sts = BLK_STS_OK;
-
-	blk_mq_start_request(rq);
-
-	/*
-	 * The block layer checks this too; a shrink may race with it.  A
-	 * flush has no sectors, and no meaningful position either.
-	 */
-	if (blk_rq_sectors(rq) && end > get_capacity(rq->q->disk))
-		sts = BLK_STS_IOERR;
-	/* Flushes are not writes; everything else that is fails. */
-	else if (op_is_write(req_op(rq)) && READ_ONCE(dev->config.read_only))
-		sts = BLK_STS_IOERR;
-	else if (faulty)
-		sts = sbd_fault_check(dev, rq);
-	if (sts == BLK_STS_OK)
-		sts = sbd_do_request(dev, rq);
-
-	if (!faulty || !sbd_fault_delay(dev, rq, sts))
-		blk_mq_end_request(rq, sts);
-	return BLK_STS_OK;
-}
-
-/* Once per request the tag set allocates: hrtimer_start() does the rest. */
-static int sbd_init_request(struct blk_mq_tag_set *set, struct request *rq,
-			    unsigned int hctx_idx, sbd_numa_node_t numa_node)
-{
-	sbd_fault_init_cmd(blk_mq_rq_to_pdu(rq));
 	return 0;
 }
 
-const struct blk_mq_ops sbd_mq_ops = {
-	.queue_rq	= sbd_queue_rq,
-	.init_request	= sbd_init_request,
-};
+static blk_status_t sbd_execute(struct sbd_dev *dev, const struct sbd_io *io)
+{
+	gfp_t gfp = (io->flags & REQ_NOWAIT) ? GFP_NOWAIT : GFP_NOIO;
+	bool cached = dev->config.cache && io->op != REQ_OP_READ;
+	bool honour_flush = !READ_ONCE(dev->config.ignore_flush);
+	int ret;
+
+	if (cached) {
+		ret = sbd_cache_lock(dev, io);
+		if (ret)
+			return sbd_errno_to_status(ret, io);
+	}
+	switch (io->op) {
+	case REQ_OP_READ:
+		sbd_count(dev, SBD_STAT_READS);
+		ret = sbd_rw(dev, io, gfp);
+		break;
+	case REQ_OP_WRITE:
+		sbd_count(dev, SBD_STAT_WRITES);
+		if (io->flags & REQ_FUA)
+			sbd_count(dev, SBD_STAT_FUA_WRITES);
+		ret = cached ? sbd_cache_dirty(dev, io->pos, io->len, gfp) : 0;
+		if (!ret)
+			ret = sbd_rw(dev, io, gfp);
+		/* FUA: durable once written, as if flushed on its own. */
+		if (!ret && cached && (io->flags & REQ_FUA) && honour_flush)
+			sbd_cache_clean(dev, io->pos, io->len);
+		break;
+	case REQ_OP_FLUSH:
+		sbd_count(dev, SBD_STAT_FLUSHES);
+		/* Without the write cache every completed write is durable. */
+		if (cached && honour_flush)
+			sbd_cache_flush(dev);
+		ret = 0;
+		break;
+	case REQ_OP_DISCARD:
+	case REQ_OP_WRITE_ZEROES:
+		sbd_count(dev, io->op == REQ_OP_DISCARD ?
+			  SBD_STAT_DISCARDS : SBD_STAT_WRITE_ZEROES);
+		ret = cached ? sbd_cache_dirty_present(dev, io->pos, io->len,
+						       gfp) : 0;
+		if (!ret)
+			sbd_store_zero(&dev->store, io->pos, io->len);
+		break;
+	default:
+		/* Secure erase, zone and driver-private operations. */
+		ret = -EOPNOTSUPP;
+		break;
+	}
+	if (cached)
+		mutex_unlock(&dev->cache.lock);
+	return sbd_errno_to_status(ret, io);
+}
+
+/* The checks every piece of work passes before it touches the store. */
+static blk_status_t sbd_io_one(struct sbd_dev *dev, const struct sbd_io *io)
+{
+	/* The block layer checks this too; a shrink may race with it. */
+	if (io->len && io->pos + io->len >
+	    ((u64)get_capacity(dev->disk) << SECTOR_SHIFT))
+		return BLK_STS_IOERR;
+	/* A flush is not a write; everything else that writes fails. */
+	if (op_is_write(io->op) && READ_ONCE(dev->config.read_only))
+		return BLK_STS_IOERR;
+	if (READ_ONCE(dev->fault.active)) {
+		blk_status_t sts = sbd_fault_check(dev, io);
+
+		if (sts)
+			return sts;
+	}
+	return sbd_execute(dev, io);
+}
+
+/*
+ * Checks and executes @io; returns how it ended.  A write with REQ_PREFLUSH
+ * is a flush, then the write, as blk-mq would send them: if the flush
+ * fails, the write is not done.
+ */
+blk_status_t sbd_io_submit(struct sbd_dev *dev, const struct sbd_io *io)
+{
+	if (io->flags & REQ_PREFLUSH) {
+		const struct sbd_io flush = {
+			.op	= REQ_OP_FLUSH,
+			.flags	= io->flags & REQ_NOWAIT,
+		};
+		blk_status_t sts = sbd_io_one(dev, &flush);
+
+		if (sts)
+			return sts;
+	}
+	return sbd_io_one(dev, io);
+}

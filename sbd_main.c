@@ -3,11 +3,12 @@
  * sbd: the simple block device.
  *
  * The classic "sbd" RAM disk of the 2.6 days, with its nsectors and
- * hardsect_size parameters, rebuilt for blk-mq: a sparse RAM disk whose
- * memory is allocated when a page is first written and given back on
- * discard.  This file holds the module parameters and load/unload.  The
- * parameters make the disks that exist at load time; configfs makes more
- * at runtime (sbd_configfs.c).
+ * hardsect_size parameters, rebuilt for today's block layer, bio-based
+ * like brd or on blk-mq (queue_mode): a sparse RAM disk whose memory is
+ * allocated when a page is first written and given back on discard.
+ * This file holds the module parameters and load/unload.  The parameters
+ * make the disks that exist at load time; configfs makes more at runtime
+ * (sbd_configfs.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,6 +16,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
+#include <linux/rcupdate.h>
 
 #include "sbd.h"
 
@@ -38,17 +40,22 @@ static int major_num;
 module_param(major_num, int, 0444);
 MODULE_PARM_DESC(major_num, "Block major number: 0 for a dynamic one (default), else 1 to 511");
 
+static char *queue_mode = "bio";
+module_param(queue_mode, charp, 0444);
+MODULE_PARM_DESC(queue_mode, "How requests reach the disks: bio (->submit_bio, like brd; default) or mq (blk-mq); runtime disks start with it too");
+
 int sbd_major;
 unsigned int sbd_minors;
+enum sbd_queue_mode sbd_default_queue_mode;
 /* The disks made from the parameters; configfs owns the others. */
 static LIST_HEAD(sbd_devs);
 
 /*
- * The parameters as given: nsectors, hardsect_size, ndevices, max_part and
- * major_num.  Each bad one is named, with the range it must be in.
+ * The parameters as given: nsectors, hardsect_size, ndevices, max_part,
+ * major_num and queue_mode.  Each bad one is named, with what it must be.
  */
 VISIBLE_IF_KUNIT int sbd_check_params(u64 blocks, int block_size, int disks,
-				      int parts, int major)
+				      int parts, int major, const char *mode)
 {
 	bool overflow;
 	u64 bytes;
@@ -82,9 +89,26 @@ VISIBLE_IF_KUNIT int sbd_check_params(u64 blocks, int block_size, int disks,
 		       major, BLKDEV_MAJOR_MAX - 1);
 		return -EINVAL;
 	}
+	if (!mode || sbd_parse_queue_mode(mode) < 0) {
+		pr_err("queue_mode=%s is invalid: must be bio or mq\n",
+		       mode ? mode : "");
+		return -EINVAL;
+	}
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_check_params);
+
+/*
+ * No code of the module may run after it is gone: a delayed completion's
+ * timer, which runs with interrupts off, may still be returning after
+ * the last one ended (synchronize_rcu() waits for it), and discarded pages
+ * may still wait for their RCU callback (rcu_barrier()).
+ */
+static void sbd_rcu_drain(void)
+{
+	synchronize_rcu();
+	rcu_barrier();
+}
 
 static void sbd_destroy_all(void)
 {
@@ -109,6 +133,7 @@ static int __init sbd_create_param_disks(void)
 		.queue_depth		= SBD_QUEUE_DEPTH,
 		.partitions		= max_part,
 		.discard		= 1,
+		.queue_mode		= sbd_default_queue_mode,
 	};
 	int i, ret;
 
@@ -135,14 +160,19 @@ static int __init sbd_init(void)
 	int ret;
 
 	ret = sbd_check_params(nsectors, hardsect_size, ndevices, max_part,
-			       major_num);
+			       major_num, queue_mode);
 	if (ret)
 		return ret;
 	sbd_minors = max_part + 1;
+	sbd_default_queue_mode = sbd_parse_queue_mode(queue_mode);
 
+	ret = sbd_bio_init();
+	if (ret)
+		return ret;
 	ret = register_blkdev(major_num, SBD_NAME);
 	if (ret < 0) {
 		pr_err("cannot register block major %d: %d\n", major_num, ret);
+		sbd_bio_exit();
 		return ret;
 	}
 	sbd_major = major_num ? major_num : ret;
@@ -153,13 +183,16 @@ static int __init sbd_init(void)
 	ret = sbd_configfs_init();
 	if (ret)
 		goto err_destroy;
-	pr_info("%d disk(s) of %llu bytes, block size %d, major %d\n",
-		ndevices, nsectors * hardsect_size, hardsect_size, sbd_major);
+	pr_info("%d disk(s) of %llu bytes, block size %d, major %d, queue_mode %s\n",
+		ndevices, nsectors * hardsect_size, hardsect_size, sbd_major,
+		sbd_queue_mode_names[sbd_default_queue_mode]);
 	return 0;
 
 err_destroy:
 	sbd_destroy_all();
 	unregister_blkdev(sbd_major, SBD_NAME);
+	sbd_rcu_drain();
+	sbd_bio_exit();
 	return ret;
 }
 
@@ -169,11 +202,13 @@ static void __exit sbd_exit(void)
 	sbd_configfs_exit();
 	sbd_destroy_all();
 	unregister_blkdev(sbd_major, SBD_NAME);
+	sbd_rcu_drain();
+	sbd_bio_exit();
 }
 
 module_init(sbd_init);
 module_exit(sbd_exit);
 
-MODULE_DESCRIPTION("sbd: the simple block device, a sparse blk-mq RAM disk");
+MODULE_DESCRIPTION("sbd: the simple block device, a sparse RAM disk and test device");
 MODULE_AUTHOR("The sbd developers");
 MODULE_LICENSE("GPL");

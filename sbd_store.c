@@ -5,15 +5,18 @@
  *
  * Pages live in an xarray indexed by page number.  Lookups take no lock,
  * only RCU, and the pages of one request share one walk (a cursor); an
- * insert uses the xarray's lock; discarded pages are freed after an RCU
- * grace period, so a reader that found one just before the discard still
- * copies from valid memory.  Reads of missing pages return zeros.
+ * insert uses the xarray's lock; discarded pages are freed by an RCU
+ * callback, so a reader that found one just before the discard still
+ * copies from valid memory, and the discard itself does not wait for the
+ * grace period.  Reads of missing pages return zeros.
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 
 #include "sbd.h"
+#include "sbd_compat.h"
 
 void sbd_store_init(struct sbd_store *store)
 {
@@ -195,17 +198,61 @@ static void sbd_store_zero_partial(struct sbd_store *store, u64 pos,
 	rcu_read_unlock();
 }
 
+/* The pages one discard unlinked, freed together after a grace period. */
+struct sbd_store_freed {
+	struct rcu_head		rcu;
+	struct list_head	pages;		/* linked by page->lru */
+};
+
+static void sbd_store_free_batch(struct rcu_head *rcu)
+{
+	struct sbd_store_freed *batch = container_of(rcu, struct sbd_store_freed,
+						     rcu);
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, &batch->pages, lru)
+		__free_page(page);
+	kfree(batch);
+}
+
+static void sbd_store_free_page(struct rcu_head *rcu)
+{
+	__free_page(container_of(rcu, struct page, rcu_head));
+}
+
+/*
+ * Frees @pages once no reader can still be copying from them.  One
+ * callback for the lot; if even its small batch cannot be allocated
+ * (without sleeping: the I/O path may not), one callback per page.
+ */
+static void sbd_store_free_later(struct list_head *pages)
+{
+	struct sbd_store_freed *batch;
+	struct page *page, *next;
+
+	batch = kmalloc(sizeof(*batch), GFP_NOWAIT | __GFP_NOWARN);
+	if (batch) {
+		INIT_LIST_HEAD(&batch->pages);
+		list_splice(pages, &batch->pages);
+		sbd_compat_call_rcu_hurry(&batch->rcu, sbd_store_free_batch);
+		return;
+	}
+	list_for_each_entry_safe(page, next, pages, lru) {
+		list_del(&page->lru);	/* lru and rcu_head share storage */
+		sbd_compat_call_rcu_hurry(&page->rcu_head, sbd_store_free_page);
+	}
+}
+
 /*
  * Gives pages @first..@last back to the system.  It visits only the pages
- * that exist, so discarding a huge, mostly empty disk is quick.  The pages
- * are unlinked first and freed together after one grace period: the
- * memory is back when the discard completes, not some time later.
+ * that exist, so discarding a huge, mostly empty disk is quick.  nr_pages
+ * drops at once; the memory follows a grace period later.
  */
 static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
 				 pgoff_t last)
 {
 	XA_STATE(xas, &store->pages, first);
-	struct page *page, *next;
+	struct page *page;
 	LIST_HEAD(freed);
 
 	xas_lock(&xas);
@@ -222,11 +269,8 @@ static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
 	}
 	xas_unlock(&xas);
 
-	if (list_empty(&freed))
-		return;
-	synchronize_rcu();	/* queue_rq may sleep: the tag set is BLOCKING */
-	list_for_each_entry_safe(page, next, &freed, lru)
-		__free_page(page);
+	if (!list_empty(&freed))
+		sbd_store_free_later(&freed);
 }
 
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sbd per-disk sysfs: /sys/block/sbdN/sbd/ shows the memory a disk holds
- * and how many requests of each kind it has served, for every disk.
+ * sbd per-disk sysfs: /sys/block/sbdN/sbd/ shows how requests reach a
+ * disk, the memory it holds and how many requests of each kind it has
+ * served, for every disk.
  */
 #include <linux/device.h>
 #include <linux/percpu.h>
@@ -35,6 +36,14 @@ static ssize_t name_show(struct device *d, struct device_attribute *attr,
 			  config_item_name(&dev->group.cg_item) : "");
 }
 static DEVICE_ATTR_RO(name);
+
+static ssize_t queue_mode_show(struct device *d, struct device_attribute *attr,
+			       char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  sbd_queue_mode_names[sbd_dev_of(d)->config.queue_mode]);
+}
+static DEVICE_ATTR_RO(queue_mode);
 
 static ssize_t nr_pages_show(struct device *d, struct device_attribute *attr,
 			     char *buf)
@@ -96,6 +105,7 @@ SBD_CACHE_ATTR(lost_blocks, SBD_CACHE_LOST_BLOCKS);
 
 static struct attribute *sbd_disk_attrs[] = {
 	&dev_attr_name.attr,
+	&dev_attr_queue_mode.attr,
 	&dev_attr_nr_pages.attr,
 	&dev_attr_mem_bytes.attr,
 	&dev_attr_reads.attr,

@@ -21,6 +21,8 @@ test_main() {
 	sbd_load ndevices=0 max_part=7
 	mkdir "$SBD_CONFIGFS/x"
 	! mkdir "$SBD_CONFIGFS/x" 2>/dev/null || fail "a second mkdir x succeeded"
+	# Every attribute, the mq-only ones too (configfs/queue-mode has bio's).
+	cfg_set x queue_mode mq
 
 	bad x size 0 "$inval" "x: size=0 is invalid: must be 512 to 9223372036854775807"
 	bad x size abc "$inval" "x: size=abc is invalid"
@@ -64,7 +66,7 @@ test_main() {
 	a=$(cfg_disk_on x)
 	expect_eq "minors with partitions=3" "$(cat "/sys/block/$a/range")" 4
 	for kv in logical_block_size=512 physical_block_size=8192 hw_queues=1 \
-		  queue_depth=64 partitions=0 discard=0; do
+		  queue_depth=64 partitions=0 discard=0 queue_mode=bio; do
 		bad x "${kv%%=*}" "${kv#*=}" "$busy" "x: ${kv%%=*} cannot change while the disk is powered on"
 	done
 	bad x size 1000 "$inval" "x: size=1000 is invalid: must be a non-zero multiple of logical_block_size=1024"

@@ -3,11 +3,11 @@ DESCRIPTION="loads with no parameters: one 64 MiB disk of 512-byte blocks, 16 mi
 test_main() {
 	local p cpus
 
-	for p in nsectors hardsect_size ndevices max_part major_num; do
+	for p in nsectors hardsect_size ndevices max_part major_num queue_mode; do
 		modinfo -F parm "$SBD_KO" | grep -q "^$p:." ||
 			fail "modinfo documents no parameter $p"
 	done
-	echo "ok: modinfo documents all five parameters"
+	echo "ok: modinfo documents all six parameters"
 
 	sbd_load
 	[ -b /dev/sbd0 ] || fail "/dev/sbd0 is missing"
@@ -21,9 +21,19 @@ test_main() {
 	expect_eq "rotational" "$(sysfs_q sbd0 rotational)" 0
 	expect_eq "minors" "$(cat /sys/block/sbd0/range)" 16
 	expect_eq "read-only" "$(blockdev --getro /dev/sbd0)" 0
-	cpus=$(getconf _NPROCESSORS_CONF)
-	expect_eq "hardware queues (one per CPU)" "$(ls /sys/block/sbd0/mq | wc -l)" "$cpus"
-	expect_eq "queue depth" "$(sysfs_q sbd0 nr_requests)" 128
+	expect_eq "queue mode" "$(sbd_stat sbd0 queue_mode)" "$(sbd_mode)"
+	if [ "$(sbd_mode)" = mq ]; then
+		cpus=$(getconf _NPROCESSORS_CONF)
+		expect_eq "hardware queues (one per CPU)" "$(ls /sys/block/sbd0/mq | wc -l)" "$cpus"
+		expect_eq "queue depth" "$(sysfs_q sbd0 nr_requests)" 128
+		# BLK_MQ_F_NO_SCHED_BY_DEFAULT: none, though others are offered.
+		expect_eq "I/O scheduler" "$(sysfs_q sbd0 scheduler | grep -o '\[[a-z-]*\]')" "[none]"
+	else
+		# bio-based: no tag set, no hardware queues, no scheduler.
+		[ ! -e /sys/block/sbd0/mq ] || fail "a bio-based disk has /sys/block/sbd0/mq"
+		expect_eq "I/O scheduler" "$(sysfs_q sbd0 scheduler)" none
+		echo "ok: no hardware queues"
+	fi
 
 	sbd_unload
 	[ ! -e /sys/block/sbd0 ] || fail "sbd0 still exists after rmmod"

@@ -2,11 +2,13 @@
 /*
  * KUnit tests of the parts of sbd that need no block device: the backing
  * store, the made-up geometry, the checks of module parameters and of
- * configfs attributes, and the error rules.  Built as sbd_kunit.ko on a
+ * configfs attributes, how a bio is described to the I/O core, and the
+ * error rules.  Built as sbd_kunit.ko on a
  * kernel with KUnit; the cases run when it is loaded, after sbd.ko, and
  * report through KUnit (dmesg and /sys/kernel/debug/kunit/).
  */
 #include <kunit/test.h>
+#include <linux/bio.h>
 #include <linux/blk-mq.h>
 #include <linux/hdreg.h>
 #include <linux/module.h>
@@ -294,11 +296,12 @@ static void sbd_geometry_saturates(struct kunit *test)
 static void sbd_params_valid(struct kunit *test)
 {
 	/* The defaults, and each limit. */
-	KUNIT_EXPECT_EQ(test, sbd_check_params(131072, 512, 1, 15, 0), 0);
-	KUNIT_EXPECT_EQ(test, sbd_check_params(1, 4096, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(131072, 512, 1, 15, 0, "bio"),
+			0);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(1, 4096, 0, 0, 0, "mq"), 0);
 	KUNIT_EXPECT_EQ(test, sbd_check_params(SBD_MAX_BYTES / 512, 512,
 					       SBD_MAX_DEVICES, SBD_MAX_PART,
-					       BLKDEV_MAJOR_MAX - 1), 0);
+					       BLKDEV_MAJOR_MAX - 1, "bio\n"), 0);
 }
 
 static void sbd_params_invalid(struct kunit *test)
@@ -308,23 +311,35 @@ static void sbd_params_invalid(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(bad_sizes); i++)
 		KUNIT_EXPECT_EQ_MSG(test, sbd_check_params(8, bad_sizes[i], 1,
-							   15, 0),
+							   15, 0, "bio"),
 				    -EINVAL, "hardsect_size=%d", bad_sizes[i]);
-	KUNIT_EXPECT_EQ(test, sbd_check_params(0, 512, 1, 15, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(0, 512, 1, 15, 0, "bio"),
+			-EINVAL);
 	/* Bytes past the largest file, and a product that overflows. */
 	KUNIT_EXPECT_EQ(test, sbd_check_params(SBD_MAX_BYTES / 512 + 1, 512, 1,
-					       15, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sbd_check_params(U64_MAX / 2, 4096, 1, 15, 0),
+					       15, 0, "bio"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(U64_MAX / 2, 4096, 1, 15, 0,
+					       "bio"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, -1, 15, 0, "bio"),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, -1, 15, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, SBD_MAX_DEVICES + 1, 15,
-					       0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, -1, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, SBD_MAX_PART + 1, 0),
+					       0, "bio"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, -1, 0, "bio"),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, 15, -1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, SBD_MAX_PART + 1, 0,
+					       "bio"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, 15, -1, "bio"),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, 15,
-					       BLKDEV_MAJOR_MAX), -EINVAL);
+					       BLKDEV_MAJOR_MAX, "bio"), -EINVAL);
+	/* queue_mode: one of the names, nothing else. */
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, 15, 0, "MQ"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, 15, 0, ""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, 15, 0, "bio-mq"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_params(8, 512, 1, 15, 0, NULL),
+			-EINVAL);
 }
 
 static struct kunit_case sbd_params_cases[] = {
@@ -485,6 +500,79 @@ static void sbd_attrs_cross_checks(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "size"), "3072");
 }
 
+static void sbd_attrs_queue_mode(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "queue_mode", "bio\n"), 4);
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "queue_mode"), "bio");
+	/* The tag set's shape means nothing to a bio-based disk. */
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "hw_queues", "1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "queue_depth", "64"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "queue_mode", "blk-mq"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "queue_mode", "1"), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "queue_mode"), "bio");
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "queue_mode", "mq"), 2);
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "queue_mode"), "mq");
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "hw_queues", "1"), 1);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "queue_depth", "64"), 2);
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "queue_depth"), "64");
+}
+
+/* ---- the shared I/O description -------------------------------------------- */
+
+/* What sbd_io_from_bio() makes of a bio of @opf for @bytes at @sector. */
+static struct sbd_io sbd_kunit_bio_io(blk_opf_t opf, sector_t sector,
+				      unsigned int bytes)
+{
+	struct sbd_io io;
+	struct bio bio;
+
+	bio_init(&bio, NULL, NULL, 0, opf);
+	bio.bi_iter.bi_sector = sector;
+	bio.bi_iter.bi_size = bytes;
+	sbd_io_from_bio(&io, &bio);
+	bio_uninit(&bio);
+	io.bio = NULL;		/* it pointed at the stack */
+	return io;
+}
+
+static void sbd_io_describes_bios(struct kunit *test)
+{
+	struct sbd_io io;
+
+	io = sbd_kunit_bio_io(REQ_OP_READ, 16, 8192);
+	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_READ);
+	KUNIT_EXPECT_EQ(test, io.pos, 8192);
+	KUNIT_EXPECT_EQ(test, io.len, 8192);
+
+	/* A bare REQ_PREFLUSH is a flush: no sectors, no flags left over. */
+	io = sbd_kunit_bio_io(REQ_OP_WRITE | REQ_PREFLUSH, 0, 0);
+	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_FLUSH);
+	KUNIT_EXPECT_EQ(test, io.len, 0);
+	KUNIT_EXPECT_FALSE(test, io.flags & (REQ_PREFLUSH | REQ_FUA));
+	io = sbd_kunit_bio_io(REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA |
+			      REQ_NOWAIT, 0, 0);
+	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_FLUSH);
+	KUNIT_EXPECT_TRUE(test, io.flags & REQ_NOWAIT);
+
+	/* With data it stays a write that asks for a flush first. */
+	io = sbd_kunit_bio_io(REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, 8, 4096);
+	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_WRITE);
+	KUNIT_EXPECT_TRUE(test, io.flags & REQ_PREFLUSH);
+	KUNIT_EXPECT_TRUE(test, io.flags & REQ_FUA);
+	KUNIT_EXPECT_EQ(test, io.pos, 4096);
+
+	/* An empty write without REQ_PREFLUSH is no flush. */
+	io = sbd_kunit_bio_io(REQ_OP_WRITE, 0, 0);
+	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_WRITE);
+
+	io = sbd_kunit_bio_io(REQ_OP_DISCARD, 2048, 1 << 20);
+	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_DISCARD);
+	KUNIT_EXPECT_EQ(test, io.pos, 1 << 20);
+	KUNIT_EXPECT_EQ(test, io.len, 1 << 20);
+}
+
 /* ---- error rules --------------------------------------------------------- */
 
 /* Adds a rule as a write to the errors attribute would. */
@@ -502,19 +590,19 @@ static int sbd_kunit_rule(struct kunit *test, const char *spec)
 }
 
 /*
- * What the rules do to a request of @op for @nr sectors at @sector, as the
+ * What the rules do to an I/O of @op for @nr sectors at @sector, as the
  * errno the submitter would see.
  */
 static int sbd_kunit_check(struct kunit *test, enum req_op op,
 			   sector_t sector, unsigned int nr)
 {
-	struct request *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+	const struct sbd_io io = {
+		.op	= op,
+		.pos	= (u64)sector << SECTOR_SHIFT,
+		.len	= nr << SECTOR_SHIFT,
+	};
 
-	KUNIT_ASSERT_NOT_NULL(test, rq);
-	rq->cmd_flags = (__force blk_opf_t)op;
-	rq->__sector = sector;
-	rq->__data_len = nr << SECTOR_SHIFT;
-	return blk_status_to_errno(sbd_fault_check(test->priv, rq));
+	return blk_status_to_errno(sbd_fault_check(test->priv, &io));
 }
 
 static void sbd_rules_next(struct kunit *test)
@@ -586,6 +674,22 @@ static void sbd_rules_sector_range(struct kunit *test)
 			-EIO);
 }
 
+/* A flush that came as an empty REQ_PREFLUSH write meets the flush rules. */
+static void sbd_rules_bio_flush(struct kunit *test)
+{
+	struct sbd_io io = sbd_kunit_bio_io(REQ_OP_WRITE | REQ_PREFLUSH, 0, 0);
+
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=write"), 0);
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=flush sector=0-7"), 0);
+	KUNIT_EXPECT_EQ(test, sbd_fault_check(test->priv, &io), BLK_STS_OK);
+	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=flush error=medium"), 0);
+	KUNIT_EXPECT_EQ(test, sbd_fault_check(test->priv, &io),
+			BLK_STS_MEDIUM);
+	/* The write of a PREFLUSH write with data meets the write rules. */
+	io = sbd_kunit_bio_io(REQ_OP_WRITE | REQ_PREFLUSH, 0, 4096);
+	KUNIT_EXPECT_EQ(test, sbd_fault_check(test->priv, &io), BLK_STS_IOERR);
+}
+
 static void sbd_rules_first_match_wins(struct kunit *test)
 {
 	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=read next=1 error=timeout"),
@@ -644,10 +748,13 @@ static struct kunit_case sbd_dev_cases[] = {
 	KUNIT_CASE(sbd_attrs_valid_values_stick),
 	KUNIT_CASE(sbd_attrs_out_of_range),
 	KUNIT_CASE(sbd_attrs_cross_checks),
+	KUNIT_CASE(sbd_attrs_queue_mode),
+	KUNIT_CASE(sbd_io_describes_bios),
 	KUNIT_CASE(sbd_rules_next),
 	KUNIT_CASE(sbd_rules_every),
 	KUNIT_CASE(sbd_rules_prob_bounds),
 	KUNIT_CASE(sbd_rules_sector_range),
+	KUNIT_CASE(sbd_rules_bio_flush),
 	KUNIT_CASE(sbd_rules_first_match_wins),
 	KUNIT_CASE(sbd_rules_show),
 	KUNIT_CASE(sbd_rules_invalid),

@@ -66,13 +66,26 @@ sbd_deps() {
 	modprobe -d "${SBD_MODDIR:-/}" configfs 2>/dev/null || modprobe configfs 2>/dev/null || true
 }
 
+# The queue mode the suite runs in: SBD_QUEUE_MODE=bio|mq (scripts/check
+# sets it per run; empty: the module's default, bio).  sbd_load passes it
+# to every load that does not choose a mode itself, and runtime disks take
+# the module's mode, so the whole suite runs in it.
+SBD_QUEUE_MODE=${SBD_QUEUE_MODE:-}
+sbd_mode() {
+	echo "${SBD_QUEUE_MODE:-bio}"
+}
+
 sbd_load() {
+	local mode=()
 	sbd_deps
-	insmod "$SBD_KO" "$@" || fail "insmod sbd $* failed"
+	if [ -n "$SBD_QUEUE_MODE" ] && [[ " $* " != *" queue_mode="* ]]; then
+		mode=("queue_mode=$SBD_QUEUE_MODE")
+	fi
+	insmod "$SBD_KO" "$@" "${mode[@]}" || fail "insmod sbd $* ${mode[*]} failed"
 	if ! mountpoint -q /sys/kernel/config; then
 		mount -t configfs none /sys/kernel/config || fail "cannot mount configfs"
 	fi
-	echo "loaded sbd $*"
+	echo "loaded sbd $* ${mode[*]}"
 }
 
 sbd_unload() {

@@ -7,6 +7,8 @@ or the errno name the kernel returned (EIO, ENODATA, ENOSPC...).
   W:OFF:LEN[:BYTE]  the same through O_DSYNC: a FUA write (and, with a
                     synchronous write(), the fsync the kernel adds after it)
   r:OFF:LEN         O_DIRECT read
+  N:OFF:LEN[:BYTE]  O_DIRECT write with RWF_NOWAIT (EAGAIN rather than wait)
+  n:OFF:LEN         O_DIRECT read with RWF_NOWAIT
   f                 fsync of the device: a flush
   d:OFF:LEN         BLKDISCARD
   z:OFF:LEN         fallocate(PUNCH_HOLE | KEEP_SIZE): a write-zeroes
@@ -56,12 +58,14 @@ def main():
     for f in expand(sys.argv[2:]):
         kind = f[0]
         try:
-            if kind in ("w", "W"):
+            if kind in ("w", "W", "N"):
                 off, ln = num(f[1]), num(f[2])
                 byte = num(f[3]) if len(f) > 3 else 0xA5
                 buf = mmap.mmap(-1, ln)         # page-aligned for O_DIRECT
                 buf.write(bytes([byte]) * ln)
-                if kind == "W":
+                if kind == "N":
+                    n = os.pwritev(fd, [buf], off, os.RWF_NOWAIT)
+                elif kind == "W":
                     if sfd is None:
                         sfd = os.open(dev, os.O_RDWR | os.O_DIRECT | os.O_DSYNC)
                     n = os.pwrite(sfd, buf, off)
@@ -69,10 +73,10 @@ def main():
                     n = os.pwrite(fd, buf, off)
                 if n != ln:
                     raise OSError(errno.EIO, "short write %d" % n)
-            elif kind == "r":
+            elif kind in ("r", "n"):
                 off, ln = num(f[1]), num(f[2])
                 buf = mmap.mmap(-1, ln)
-                n = os.preadv(fd, [buf], off)
+                n = os.preadv(fd, [buf], off, os.RWF_NOWAIT if kind == "n" else 0)
                 if n != ln:
                     raise OSError(errno.EIO, "short read %d" % n)
             elif kind == "f":

@@ -11,8 +11,9 @@ row() {
 }
 
 test_main() {
-	local a b json free0 gain
+	local a b json free0 gain m
 
+	m=$(sbd_mode)	# every disk of this run has the suite's queue mode
 	sbd_load nsectors=131072
 	a=$(sbdctl_rc 0 create --size 64M)
 	expect_eq "first created device" "$a" /dev/sbd1
@@ -26,22 +27,22 @@ test_main() {
 
 	dd if=/dev/urandom of=/dev/sbd2 bs=1M count=3 oflag=direct status=none
 	expect_eq "header" "$("$SBDCTL" list | head -n 1 | tr -s ' ')" \
-		"DEVICE NAME SIZE LOG-SEC PHY-SEC MEMORY RO"
-	expect_eq "parameter disk row" "$(row /dev/sbd0 | tr -s ' ')" "/dev/sbd0 - 67108864 512 4096 0 0"
-	expect_eq "disk0 row" "$(row disk0 | tr -s ' ')" "/dev/sbd1 disk0 67108864 512 4096 0 0"
-	expect_eq "big row" "$(row big | tr -s ' ')" "/dev/sbd2 big 33554432 4096 8192 3145728 0"
-	expect_eq "human sizes" "$("$SBDCTL" list | awk '$2 == "big" { print $3, $6 }')" "32M 3M"
+		"DEVICE NAME SIZE LOG-SEC PHY-SEC MODE MEMORY RO"
+	expect_eq "parameter disk row" "$(row /dev/sbd0 | tr -s ' ')" "/dev/sbd0 - 67108864 512 4096 $m 0 0"
+	expect_eq "disk0 row" "$(row disk0 | tr -s ' ')" "/dev/sbd1 disk0 67108864 512 4096 $m 0 0"
+	expect_eq "big row" "$(row big | tr -s ' ')" "/dev/sbd2 big 33554432 4096 8192 $m 3145728 0"
+	expect_eq "human sizes" "$("$SBDCTL" list | awk '$2 == "big" { print $3, $7 }')" "32M 3M"
 
 	# A powered-off item is listed too, without a device.
 	echo 0 >"$SBD_CONFIGFS/disk0/power"
-	expect_eq "powered-off row" "$(row disk0 | tr -s ' ')" "- disk0 67108864 512 4096 - 0"
+	expect_eq "powered-off row" "$(row disk0 | tr -s ' ')" "- disk0 67108864 512 4096 $m - 0"
 	json=$("$SBDCTL" list --json)
 	expect_eq "JSON" "$(python3 -c '
 import json, sys
 for d in json.loads(sys.argv[1]):
-    print(d["device"], d["name"], d["size"], d["log-sec"], d["phy-sec"], d["memory"], d["ro"])
+    print(d["device"], d["name"], d["size"], d["log-sec"], d["phy-sec"], d["queue-mode"], d["memory"], d["ro"])
 ' "$json" | tr '\n' ';')" \
-		"/dev/sbd0 None 67108864 512 4096 0 False;/dev/sbd2 big 33554432 4096 8192 3145728 False;None disk0 67108864 512 4096 None False;"
+		"/dev/sbd0 None 67108864 512 4096 $m 0 False;/dev/sbd2 big 33554432 4096 8192 $m 3145728 False;None disk0 67108864 512 4096 $m None False;"
 
 	free0=$(mem_free_kib)
 	sbdctl_rc 0 remove big >/dev/null

@@ -9,11 +9,16 @@
  *                    while powered), then stores it
  *   power=1 / 0      makes / removes SYSFS/block/sbdN and sets "device"
  *   size, read_only  while powered also change the disk's sysfs files
+ *   queue_mode       "bio" or "mq" (EINVAL else, EBUSY while powered);
+ *                    hw_queues and queue_depth are EINVAL on a bio disk;
+ *                    power=1 shows it in SYSFS/block/sbdN/sbd/queue_mode.
+ *                    An item without it (an older module) is mq only.
  *   rmdir ITEM       powers off and removes the item and its files
  *
  * It is a model of the kernel side, not the kernel: what it shows is how
  * sbdctl drives that contract (order of writes, undo, messages).  Knobs:
  *   FAKE_FEATURES="a,b"      the item's features (and attribute files)
+ *   FAKE_QUEUE_MODE=MODE     the module's default queue_mode (bio)
  *   FAKE_NO_FEATURES_FILE=1  items without a "features" file
  *   FAKE_FAIL="KEY:ERRNO"    fail KEY (mkdir, rmdir, or ATTR=VALUE)
  *   FAKE_NODEV=1             power=1 succeeds but makes no device
@@ -47,6 +52,7 @@ static const struct {
 	{ "size", "1073741824" },
 	{ "logical_block_size", "512" },
 	{ "physical_block_size", "4096" },
+	{ "queue_mode", "bio" },
 	{ "hw_queues", "2" },
 	{ "queue_depth", "128" },
 	{ "partitions", "15" },
@@ -112,21 +118,33 @@ static unsigned long long get(const char *path)
 	return v;
 }
 
-/* The "device" of item dir: "sbdN" or "" when powered off. */
-static void device_of(const char *dir, char *dev, size_t len)
+/* The first line of attribute attr of item dir; "" if it has none. */
+static void line_of(const char *dir, const char *attr, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/device", dir);
-	dev[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	buf[0] = '\0';
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	if (!fgets(dev, len, f))
-		dev[0] = '\0';
-	dev[strcspn(dev, "\n")] = '\0';
+	if (!fgets(buf, len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+/* The "device" of item dir: "sbdN" or "" when powered off. */
+static void device_of(const char *dir, char *dev, size_t len)
+{
+	line_of(dir, "device", dev, len);
+}
+
+/* The queue_mode of item dir: "bio", "mq", or "" (an older module). */
+static void mode_of(const char *dir, char *mode, size_t len)
+{
+	line_of(dir, "queue_mode", mode, len);
 }
 
 /* Whether FAKE_FAIL names key; then errno is set to its error. */
@@ -210,7 +228,7 @@ static void power_on(const char *dir)
 		"discards", "write_zeroes",
 	};
 	const char *sys = getenv("SBDCTL_SYSFS");
-	char path[PATH_MAX], disk[PATH_MAX], item[PATH_MAX];
+	char path[PATH_MAX], disk[PATH_MAX], item[PATH_MAX], mode[16];
 	struct stat st;
 	size_t i;
 	int n;
@@ -246,6 +264,11 @@ static void power_on(const char *dir)
 	}
 	snprintf(path, sizeof(path), "%s/sbd/name", disk);
 	put(path, strrchr(dir, '/') + 1);
+	mode_of(dir, mode, sizeof(mode));
+	if (mode[0]) {
+		snprintf(path, sizeof(path), "%s/sbd/queue_mode", disk);
+		put(path, mode);
+	}
 	snprintf(path, sizeof(path), "%s/device", dir);
 	snprintf(item, sizeof(item), "sbd%d", n);
 	put(path, item);
@@ -263,18 +286,24 @@ static int store(const char *dir, const char *attr, const char *val)
 		"logical_block_size", "physical_block_size", "hw_queues",
 		"queue_depth", "partitions", "discard",
 	};
-	char path[PATH_MAX], dev[64], *end;
+	char path[PATH_MAX], dev[64], mode[16], *end;
 	unsigned long long v, lbs;
 	size_t i;
 
 	if (!strcmp(attr, "device") || !strcmp(attr, "features"))
 		return -EACCES;
+	device_of(dir, dev, sizeof(dev));
+	if (!strcmp(attr, "queue_mode")) {
+		if (strcmp(val, "bio") && strcmp(val, "bio\n") &&
+		    strcmp(val, "mq") && strcmp(val, "mq\n"))
+			return -EINVAL;
+		return dev[0] ? -EBUSY : 0;
+	}
 	errno = 0;
 	v = strtoull(val, &end, 10);
 	if (errno || end == val || val[0] < '0' || val[0] > '9' ||
 	    (*end && strcmp(end, "\n")))
 		return -EINVAL;
-	device_of(dir, dev, sizeof(dev));
 	for (i = 0; i < ARRAY_SIZE(busy); i++)
 		if (dev[0] && !strcmp(attr, busy[i]))
 			return -EBUSY;
@@ -287,6 +316,10 @@ static int store(const char *dir, const char *attr, const char *val)
 		return pow2(v) && v >= 512 && v <= 4096 ? 0 : -EINVAL;
 	if (!strcmp(attr, "physical_block_size"))
 		return pow2(v) && v >= lbs && v <= 65536 ? 0 : -EINVAL;
+	mode_of(dir, mode, sizeof(mode));
+	if ((!strcmp(attr, "hw_queues") || !strcmp(attr, "queue_depth")) &&
+	    !strcmp(mode, "bio"))
+		return -EINVAL;
 	if (!strcmp(attr, "hw_queues"))
 		return v >= 1 && v <= 256 ? 0 : -EINVAL;
 	if (!strcmp(attr, "queue_depth"))
@@ -331,6 +364,7 @@ int mkdir(const char *path, mode_t mode)
 {
 	static int (*real)(const char *, mode_t);
 	const char *features = getenv("FAKE_FEATURES");
+	const char *def_mode = getenv("FAKE_QUEUE_MODE");
 	char dir[PATH_MAX], file[PATH_MAX], defaults[256];
 	size_t i;
 
@@ -352,7 +386,10 @@ int mkdir(const char *path, mode_t mode)
 		if (!listed(features, attrs[i].name))
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", dir, attrs[i].name);
-		put(file, attrs[i].def);
+		if (!strcmp(attrs[i].name, "queue_mode") && def_mode)
+			put(file, def_mode);
+		else
+			put(file, attrs[i].def);
 	}
 	if (!getenv("FAKE_NO_FEATURES_FILE")) {
 		snprintf(file, sizeof(file), "%s/features", dir);

@@ -77,8 +77,11 @@ static const char usage_create[] =
 "      --sector-size SIZE           logical block size: 512 to 4096\n"
 "      --physical-sector-size SIZE  physical block size\n"
 "  -n, --name NAME                  configfs name (default: first free diskN)\n"
-"      --queues N                   hardware queues\n"
-"      --queue-depth N              tags per hardware queue\n"
+"      --queue-mode MODE            bio (bios served as submitted) or mq\n"
+"                                   (blk-mq, with hardware queues)\n"
+"      --queues N                   hardware queues; implies --queue-mode mq\n"
+"      --queue-depth N              tags per hardware queue; implies\n"
+"                                   --queue-mode mq\n"
 "      --partitions N               most partitions the disk can hold\n"
 "      --no-discard                 do not support discard\n"
 "  -r, --read-only                  make the disk read-only\n"
@@ -93,11 +96,13 @@ static const char usage_list[] =
 "\n"
 "Shows every sbd disk: those made by the module parameters (NAME -) and\n"
 "those made by 'sbdctl create', powered off ones too (DEVICE -), by device\n"
-"number, then powered-off disks by name.\n"
+"number, then powered-off disks by name.  MODE is the queue mode, bio or mq\n"
+"(- when the module does not say).\n"
 "\n"
 "  -b, --bytes  sizes in bytes instead of 1K, 1.5G...\n"
 "  -J, --json   a JSON array of objects: device (null when off), name (null\n"
-"               for module-parameter disks), size, log-sec, phy-sec, memory\n"
+"               for module-parameter disks), size, log-sec, phy-sec,\n"
+"               queue-mode (\"bio\" or \"mq\", null when unknown), memory\n"
 "               (bytes; null when off), ro (true or false)\n"
 "  -h, --help   show this help\n"
 "\n"
@@ -218,6 +223,19 @@ static int read_u64(const char *path, uint64_t *v)
 	if (ret)
 		return ret;
 	return parse_attr_u64(buf, v);
+}
+
+/*
+ * A queue_mode attribute: the mode it shows, QUEUE_MODE_UNKNOWN when it is
+ * missing (an older module) or shows something else.
+ */
+static enum queue_mode read_mode(const char *path)
+{
+	char buf[16];
+
+	if (read_file(path, buf, sizeof(buf)))
+		return QUEUE_MODE_UNKNOWN;
+	return parse_queue_mode(buf);
 }
 
 /* The path of attribute attr (or the item itself for NULL) of item. */
@@ -374,6 +392,9 @@ static int read_disk(int index, struct sbd_entry *e)
 	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/mem_bytes", sys_root,
 		 index);
 	e->has_mem = !read_u64(path, &e->mem);
+	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/queue_mode", sys_root,
+		 index);
+	e->mode = read_mode(path);
 	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/name", sys_root, index);
 	if (read_file(path, e->name, sizeof(e->name)) || strchr(e->name, '/'))
 		e->name[0] = '\0';
@@ -406,6 +427,8 @@ static int read_item(const char *name, struct sbd_entry *e)
 		}
 	}
 	e->ro = ro;
+	item_path(path, name, "queue_mode");
+	e->mode = read_mode(path);
 	return 0;
 }
 
@@ -511,6 +534,7 @@ static void print_json(const struct table *t)
 {
 	const struct sbd_entry *e;
 	char dev[ROOT_MAX + 32];
+	const char *mode;
 	size_t i;
 
 	if (!t->n) {
@@ -532,9 +556,15 @@ static void print_json(const struct table *t)
 			print_json_string(e->name);
 		else
 			fputs("null", stdout);
-		printf(", \"size\": %llu, \"log-sec\": %llu, \"phy-sec\": %llu, \"memory\": ",
+		printf(", \"size\": %llu, \"log-sec\": %llu, \"phy-sec\": %llu, \"queue-mode\": ",
 		       (unsigned long long)e->size, (unsigned long long)e->lbs,
 		       (unsigned long long)e->pbs);
+		mode = queue_mode_name(e->mode);
+		if (mode)
+			printf("\"%s\"", mode);
+		else
+			fputs("null", stdout);
+		fputs(", \"memory\": ", stdout);
 		if (e->has_mem)
 			printf("%llu", (unsigned long long)e->mem);
 		else
@@ -546,12 +576,17 @@ static void print_json(const struct table *t)
 }
 
 enum {
-	COL_DEVICE, COL_NAME, COL_SIZE, COL_LOG, COL_PHY, COL_MEM, COL_RO,
-	NR_COLS
+	COL_DEVICE, COL_NAME, COL_SIZE, COL_LOG, COL_PHY, COL_MODE, COL_MEM,
+	COL_RO, NR_COLS
 };
 
 static const char *const col_head[NR_COLS] = {
-	"DEVICE", "NAME", "SIZE", "LOG-SEC", "PHY-SEC", "MEMORY", "RO",
+	"DEVICE", "NAME", "SIZE", "LOG-SEC", "PHY-SEC", "MODE", "MEMORY", "RO",
+};
+
+/* The words are aligned left, as lsblk does, the numbers right. */
+static const bool col_left[NR_COLS] = {
+	[COL_DEVICE] = true, [COL_NAME] = true, [COL_MODE] = true,
 };
 
 /* The longest cell: a path, or a name with each byte as \xHH. */
@@ -562,6 +597,7 @@ static void format_cell(const struct sbd_entry *e, int c, bool bytes,
 			char *buf)
 {
 	char dev[ROOT_MAX + 32];
+	const char *mode;
 	uint64_t v;
 
 	switch (c) {
@@ -578,6 +614,10 @@ static void format_cell(const struct sbd_entry *e, int c, bool bytes,
 			table_escape(e->name, buf, CELL_MAX);
 		else
 			strcpy(buf, "-");
+		return;
+	case COL_MODE:
+		mode = queue_mode_name(e->mode);
+		strcpy(buf, mode ? mode : "-");
 		return;
 	case COL_RO:
 		strcpy(buf, e->ro ? "1" : "0");
@@ -603,13 +643,11 @@ static void format_cell(const struct sbd_entry *e, int c, bool bytes,
 		format_size(v, buf, CELL_MAX);
 }
 
-/* One row: DEVICE and NAME to the left, the numbers to the right. */
+/* One cell of a row, its column separator or the end of the line after. */
 static void print_cell(int c, int width, const char *text)
 {
-	if (c <= COL_NAME)
-		printf("%-*s ", width, text);
-	else
-		printf(c + 1 < NR_COLS ? "%*s " : "%*s\n", width, text);
+	printf(col_left[c] ? "%-*s%s" : "%*s%s", width, text,
+	       c + 1 < NR_COLS ? " " : "\n");
 }
 
 static void print_table(const struct table *t, bool bytes)
@@ -733,10 +771,14 @@ static int cmd_list(int argc, char **argv)
 
 /* ---- create -------------------------------------------------------- */
 
-/* The create options that set one attribute each, in writing order. */
+/*
+ * The create options that set one attribute each, in writing order.  All
+ * take a number but OPT_MODE, whose value is an enum queue_mode written as
+ * its name.
+ */
 enum {
-	OPT_LBS, OPT_PBS, OPT_SIZE, OPT_QUEUES, OPT_DEPTH, OPT_PARTS,
-	OPT_DISCARD, OPT_RO, NR_CREATE_ATTRS
+	OPT_LBS, OPT_PBS, OPT_SIZE, OPT_MODE, OPT_QUEUES, OPT_DEPTH,
+	OPT_PARTS, OPT_DISCARD, OPT_RO, NR_CREATE_ATTRS
 };
 
 static const struct create_attr {
@@ -746,6 +788,8 @@ static const struct create_attr {
 	[OPT_LBS]	= { "logical_block_size", "--sector-size" },
 	[OPT_PBS]	= { "physical_block_size", "--physical-sector-size" },
 	[OPT_SIZE]	= { "size", "--size" },
+	/* the mode before the queues: a bio disk refuses them */
+	[OPT_MODE]	= { "queue_mode", "--queue-mode" },
 	[OPT_QUEUES]	= { "hw_queues", "--queues" },
 	[OPT_DEPTH]	= { "queue_depth", "--queue-depth" },
 	[OPT_PARTS]	= { "partitions", "--partitions" },
@@ -833,6 +877,7 @@ static int cmd_create(int argc, char **argv)
 		{ "sector-size", required_argument, NULL, 'L' },
 		{ "physical-sector-size", required_argument, NULL, 'P' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "queue-mode", required_argument, NULL, 'M' },
 		{ "queues", required_argument, NULL, 'q' },
 		{ "queue-depth", required_argument, NULL, 'd' },
 		{ "partitions", required_argument, NULL, 'p' },
@@ -844,7 +889,7 @@ static int cmd_create(int argc, char **argv)
 	uint64_t val[NR_CREATE_ATTRS] = { };
 	bool set[NR_CREATE_ATTRS] = { };
 	char name[SBDCTL_NAME_MAX + 1] = "", path[PATH_MAX], dev[64];
-	bool named = false, powered = false;
+	bool named = false, powered = false, mode_implied = false;
 	sigset_t block, old;
 	int opt, a, i, err, ret;
 
@@ -863,6 +908,14 @@ static int cmd_create(int argc, char **argv)
 		case 'P':
 			a = opt == 'L' ? OPT_LBS : OPT_PBS;
 			ret = parse_size_opt("create", optarg, &val[a]);
+			break;
+		case 'M':
+			a = OPT_MODE;
+			val[a] = parse_queue_mode(optarg);
+			if (val[a] == QUEUE_MODE_UNKNOWN)
+				ret = usage_error("create",
+						  "invalid queue mode '%s': use bio or mq",
+						  optarg);
 			break;
 		case 'q':
 		case 'd':
@@ -905,6 +958,19 @@ static int cmd_create(int argc, char **argv)
 				   argv[optind]);
 	if (!set[OPT_SIZE])
 		return usage_error("create", "--size is required");
+	/* hardware queues are blk-mq's: they ask for mq, a bio disk has none */
+	for (i = OPT_QUEUES; i <= OPT_DEPTH; i++) {
+		if (!set[i])
+			continue;
+		if (!set[OPT_MODE]) {
+			set[OPT_MODE] = true;
+			val[OPT_MODE] = QUEUE_MODE_MQ;
+			mode_implied = true;
+		} else if (val[OPT_MODE] != QUEUE_MODE_MQ) {
+			return usage_error("create", "%s needs --queue-mode mq",
+					   create_attrs[i].option);
+		}
+	}
 	ret = check_module();
 	if (!ret)
 		ret = check_configfs();
@@ -925,6 +991,9 @@ static int cmd_create(int argc, char **argv)
 	ret = make_item(name, named);
 	if (ret)
 		goto out;
+	/* a module without queue_mode has only mq: nothing to ask for */
+	if (mode_implied && !item_has(name, create_attrs[OPT_MODE].attr))
+		set[OPT_MODE] = false;
 	for (i = 0; i < NR_CREATE_ATTRS && !ret; i++) {
 		if (set[i] && !item_has(name, create_attrs[i].attr))
 			ret = errorf(SBDCTL_EXIT_FAIL,
@@ -932,7 +1001,12 @@ static int cmd_create(int argc, char **argv)
 				     create_attrs[i].option, create_attrs[i].attr);
 	}
 	for (i = 0; i < NR_CREATE_ATTRS && !ret; i++) {
-		if (set[i])
+		if (!set[i])
+			continue;
+		if (i == OPT_MODE)
+			ret = set_attr(name, create_attrs[i].attr,
+				       queue_mode_name(val[i]));
+		else
 			ret = set_attr_u64(name, create_attrs[i].attr, val[i]);
 	}
 	if (!ret) {

@@ -28,6 +28,7 @@ R=$TMP/root
 CFS=$R/config/sbd
 
 unset SBDCTL_DEV FAKE_FEATURES FAKE_NO_FEATURES_FILE FAKE_FAIL FAKE_NODEV
+unset FAKE_QUEUE_MODE
 unset LD_PRELOAD FAKE_LOG FAKE_RAISE
 export SBDCTL_CONFIGFS=$CFS SBDCTL_SYSFS=$R/sys
 export LC_ALL=C
@@ -126,8 +127,9 @@ fresh() {
 	mkdir -p "$R/sys/module/sbd" "$R/sys/block" "$CFS"
 }
 
-# sysfs_disk N SECTORS LBS PBS RO MEM NAME: /sys/block/sbdN of a powered
-# disk; NAME "" for a module-parameter disk, "-" for no sbd/name file.
+# sysfs_disk N SECTORS LBS PBS RO MEM NAME [MODE]: /sys/block/sbdN of a
+# powered disk; NAME "" for a module-parameter disk, "-" for no sbd/name
+# file; no sbd/queue_mode file without MODE.
 sysfs_disk() {
 	local d=$R/sys/block/sbd$1
 
@@ -138,9 +140,11 @@ sysfs_disk() {
 	echo "$5" >"$d/ro"
 	echo "$6" >"$d/sbd/mem_bytes"
 	[ "$7" = - ] || echo "$7" >"$d/sbd/name"
+	[ -z "${8-}" ] || echo "$8" >"$d/sbd/queue_mode"
 }
 
-# item NAME SIZE LBS PBS RO [DEVICE]: a configfs item, powered with DEVICE.
+# item NAME SIZE LBS PBS RO [DEVICE [MODE]]: a configfs item, powered with
+# DEVICE (not if ""), with a queue_mode file if MODE.
 item() {
 	local d=$CFS/$1
 
@@ -151,43 +155,46 @@ item() {
 	echo "$5" >"$d/read_only"
 	echo "${6-}" >"$d/device"
 	if [ -n "${6-}" ]; then echo 1; else echo 0; fi >"$d/power"
+	[ -z "${7-}" ] || echo "$7" >"$d/queue_mode"
 	echo "size,logical_block_size,physical_block_size,read_only,power,device,features" \
 		>"$d/features"
 }
 
-# The tree of most tests: sbd0 from the module parameters, alpha on sbd2,
-# gamma on sbd10 (its sysfs without sbd/name), beta and zeta powered off.
+# The tree of most tests: sbd0 from the module parameters (bio), alpha on
+# sbd2 (mq), gamma on sbd10 (its sysfs without sbd/name and sbd/queue_mode,
+# as an older module's), beta (mq) and zeta (bio) powered off.  The mode of
+# a powered disk is in sysfs only, so that the table shows where it is read.
 populated() {
 	fresh
-	sysfs_disk 0 131072 512 4096 0 0 ""
-	sysfs_disk 2 3145728 4096 4096 1 12288 alpha
+	sysfs_disk 0 131072 512 4096 0 0 "" bio
+	sysfs_disk 2 3145728 4096 4096 1 12288 alpha mq
 	item alpha 1610612736 4096 4096 1 sbd2
 	sysfs_disk 10 2147483648 512 4096 0 1048576 -
 	item gamma 1099511627776 512 4096 0 sbd10
-	item zeta 536870912 512 4096 0
-	item beta 1073741824 4096 4096 1
+	item zeta 536870912 512 4096 0 "" bio
+	item beta 1073741824 4096 4096 1 "" mq
 }
 
-TABLE='DEVICE     NAME  SIZE LOG-SEC PHY-SEC MEMORY RO
-/dev/sbd0  -      64M     512    4096     0B  0
-/dev/sbd2  alpha 1.5G    4096    4096    12K  1
-/dev/sbd10 gamma   1T     512    4096     1M  0
--          beta    1G    4096    4096      -  1
--          zeta  512M     512    4096      -  0'
+TABLE='DEVICE     NAME  SIZE LOG-SEC PHY-SEC MODE MEMORY RO
+/dev/sbd0  -      64M     512    4096 bio      0B  0
+/dev/sbd2  alpha 1.5G    4096    4096 mq      12K  1
+/dev/sbd10 gamma   1T     512    4096 -        1M  0
+-          beta    1G    4096    4096 mq        -  1
+-          zeta  512M     512    4096 bio       -  0'
 
-TABLE_BYTES='DEVICE     NAME           SIZE LOG-SEC PHY-SEC  MEMORY RO
-/dev/sbd0  -          67108864     512    4096       0  0
-/dev/sbd2  alpha    1610612736    4096    4096   12288  1
-/dev/sbd10 gamma 1099511627776     512    4096 1048576  0
--          beta     1073741824    4096    4096       -  1
--          zeta      536870912     512    4096       -  0'
+TABLE_BYTES='DEVICE     NAME           SIZE LOG-SEC PHY-SEC MODE  MEMORY RO
+/dev/sbd0  -          67108864     512    4096 bio        0  0
+/dev/sbd2  alpha    1610612736    4096    4096 mq     12288  1
+/dev/sbd10 gamma 1099511627776     512    4096 -    1048576  0
+-          beta     1073741824    4096    4096 mq         -  1
+-          zeta      536870912     512    4096 bio        -  0'
 
 JSON='[
-  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "memory": 0, "ro": false},
-  {"device": "/dev/sbd2", "name": "alpha", "size": 1610612736, "log-sec": 4096, "phy-sec": 4096, "memory": 12288, "ro": true},
-  {"device": "/dev/sbd10", "name": "gamma", "size": 1099511627776, "log-sec": 512, "phy-sec": 4096, "memory": 1048576, "ro": false},
-  {"device": null, "name": "beta", "size": 1073741824, "log-sec": 4096, "phy-sec": 4096, "memory": null, "ro": true},
-  {"device": null, "name": "zeta", "size": 536870912, "log-sec": 512, "phy-sec": 4096, "memory": null, "ro": false}
+  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": 0, "ro": false},
+  {"device": "/dev/sbd2", "name": "alpha", "size": 1610612736, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "memory": 12288, "ro": true},
+  {"device": "/dev/sbd10", "name": "gamma", "size": 1099511627776, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "memory": 1048576, "ro": false},
+  {"device": null, "name": "beta", "size": 1073741824, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "memory": null, "ro": true},
+  {"device": null, "name": "zeta", "size": 536870912, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": null, "ro": false}
 ]'
 
 NOMOD="sbdctl: sbd module is not loaded (modprobe sbd)"
@@ -263,6 +270,37 @@ for o in --queues --queue-depth --partitions; do
 done
 sbd create --size 1G --queues 4294967296
 expect "create: --queues past 32 bits" 2 "" "sbdctl: invalid number '4294967296' for --queues (see 'sbdctl create --help')"
+for m in fifo MQ Bio "" "bio " "mq
+"; do
+	sbd create --size 1G --queue-mode "$m"
+	expect "create: invalid --queue-mode '$m'" 2 "" \
+		"sbdctl: invalid queue mode '$m': use bio or mq (see 'sbdctl create --help')"
+done
+sbd create --size 1G --queue-mode
+expect "create: --queue-mode without value" 2 "" "sbdctl: option '--queue-mode' needs a value (see 'sbdctl create --help')"
+for o in --queues --queue-depth; do
+	sbd create --size 1G --queue-mode bio $o 4
+	expect "create: $o with --queue-mode bio" 2 "" \
+		"sbdctl: $o needs --queue-mode mq (see 'sbdctl create --help')"
+	sbd create --size 1G $o 4 --queue-mode bio
+	expect "create: $o with --queue-mode bio, in either order" 2 "" \
+		"sbdctl: $o needs --queue-mode mq (see 'sbdctl create --help')"
+done
+sbd create --size 1G --queue-mode mq --queue-mode bio --queue-depth 4
+expect "create: the last --queue-mode counts" 2 "" \
+	"sbdctl: --queue-depth needs --queue-mode mq (see 'sbdctl create --help')"
+sbd create --help
+why=""
+for w in "--queue-mode MODE" "--queues N                   hardware queues; implies --queue-mode mq"; do
+	grep -qF -- "$w" <<<"$out" || why+="missing: $w"$'\n'
+done
+result "create --help: --queue-mode, and what --queues implies" "$why"
+sbd list --help
+why=""
+for w in "MODE is the queue mode, bio or mq" "queue-mode (\"bio\" or \"mq\", null when unknown)"; do
+	grep -qF -- "$w" <<<"$out" || why+="missing: $w"$'\n'
+done
+result "list --help: the MODE column and the queue-mode key" "$why"
 for name in sbd3 sbd1p1 .x "a b" a/b ""; do
 	sbd create --size 1G --name "$name"
 	expect "create: invalid name '$name'" 2 "" \
@@ -300,6 +338,9 @@ done
 sbd resize nosuch 12Q
 expect "no module: a usage error is still one (exit 2)" 2 "" \
 	"sbdctl: invalid size '12Q' (see 'sbdctl resize --help')"
+sbd create --size 1G --queue-mode bio --queues 2
+expect "no module: --queues with --queue-mode bio is still a usage error" 2 "" \
+	"sbdctl: --queues needs --queue-mode mq (see 'sbdctl create --help')"
 sbd create --size 1G
 expect_ls "no module: create made nothing" "$CFS" "alpha beta gamma zeta"
 
@@ -316,10 +357,10 @@ sbd ro sbd0
 expect "no configfs: a module-parameter disk is still refused" 1 "" "sbdctl: sbd0 $PARAM"
 sbd list
 expect "no configfs: list shows the powered disks, warns" 0 \
-'DEVICE     NAME  SIZE LOG-SEC PHY-SEC MEMORY RO
-/dev/sbd0  -      64M     512    4096     0B  0
-/dev/sbd2  alpha 1.5G    4096    4096    12K  1
-/dev/sbd10 -       1T     512    4096     1M  0' \
+'DEVICE     NAME  SIZE LOG-SEC PHY-SEC MODE MEMORY RO
+/dev/sbd0  -      64M     512    4096 bio      0B  0
+/dev/sbd2  alpha 1.5G    4096    4096 mq      12K  1
+/dev/sbd10 -       1T     512    4096 -        1M  0' \
 	"sbdctl: $CFS not found (is configfs mounted?): powered-off disks are not shown"
 rm -rf "$TMP/saved"
 
@@ -343,8 +384,8 @@ expect "list --json: exact objects" 0 "$JSON" ""
 sbd list -J --bytes
 expect "list -J --bytes: the same JSON" 0 "$JSON" ""
 if command -v jq >/dev/null; then
-	got=$(jq -c '[.[] | [.device, .name, .size, .memory, .ro]]' <<<"$out" 2>&1)
-	want='[["/dev/sbd0",null,67108864,0,false],["/dev/sbd2","alpha",1610612736,12288,true],["/dev/sbd10","gamma",1099511627776,1048576,false],[null,"beta",1073741824,null,true],[null,"zeta",536870912,null,false]]'
+	got=$(jq -c '[.[] | [.device, .name, .size, ."queue-mode", .memory, .ro]]' <<<"$out" 2>&1)
+	want='[["/dev/sbd0",null,67108864,"bio",0,false],["/dev/sbd2","alpha",1610612736,"mq",12288,true],["/dev/sbd10","gamma",1099511627776,null,1048576,false],[null,"beta",1073741824,"mq",null,true],[null,"zeta",536870912,"bio",null,false]]'
 	result "list --json parses with jq, values and types right" \
 		"$([ "$got" = "$want" ] || echo "jq: $got")"
 else
@@ -359,18 +400,31 @@ echo "not an item" >"$CFS/README"
 item .hidden 4096 512 4096 0
 item 'q"x y' 4096 512 4096 0
 sbd list
-expect "list: stray files skipped, odd names escaped" 0 \
-'DEVICE     NAME     SIZE LOG-SEC PHY-SEC MEMORY RO
-/dev/sbd0  -         64M     512    4096     0B  0
-/dev/sbd2  alpha    1.5G    4096    4096    12K  1
-/dev/sbd10 gamma      1T     512    4096     1M  0
--          beta       1G    4096    4096      -  1
--          q"x\x20y   4K     512    4096      -  0
--          zeta     512M     512    4096      -  0' ""
+expect "list: stray files skipped, odd names escaped, no queue_mode is -" 0 \
+'DEVICE     NAME     SIZE LOG-SEC PHY-SEC MODE MEMORY RO
+/dev/sbd0  -         64M     512    4096 bio      0B  0
+/dev/sbd2  alpha    1.5G    4096    4096 mq      12K  1
+/dev/sbd10 gamma      1T     512    4096 -        1M  0
+-          beta       1G    4096    4096 mq        -  1
+-          q"x\x20y   4K     512    4096 -         -  0
+-          zeta     512M     512    4096 bio       -  0' ""
 sbd list --json
 got=$(sed -n 6p <<<"$out")
-result "list --json: odd name escaped" \
-	"$([ "$got" = '  {"device": null, "name": "q\"x y", "size": 4096, "log-sec": 512, "phy-sec": 4096, "memory": null, "ro": false},' ] || echo "got: $got")"
+result "list --json: odd name escaped, no queue_mode is null" \
+	"$([ "$got" = '  {"device": null, "name": "q\"x y", "size": 4096, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "memory": null, "ro": false},' ] || echo "got: $got")"
+
+populated
+echo fifo >"$R/sys/block/sbd0/sbd/queue_mode"
+: >"$CFS/zeta/queue_mode"
+echo MQ >"$CFS/beta/queue_mode"
+sbd list
+expect "list: a queue_mode other than bio or mq is -" 0 \
+'DEVICE     NAME  SIZE LOG-SEC PHY-SEC MODE MEMORY RO
+/dev/sbd0  -      64M     512    4096 -        0B  0
+/dev/sbd2  alpha 1.5G    4096    4096 mq      12K  1
+/dev/sbd10 gamma   1T     512    4096 -        1M  0
+-          beta    1G    4096    4096 -         -  1
+-          zeta  512M     512    4096 -         -  0' ""
 
 populated
 "$SBDCTL" list >/dev/full 2>"$TMP/err"
@@ -460,10 +514,11 @@ disk0"
 ksbd create --size 1G --sector-size 4096 --physical-sector-size 8K --name big \
 	--queues 4 --queue-depth 64 --partitions 0 --no-discard --read-only
 expect "create with every option" 0 "/dev/sbd2" ""
-expect_log "... written block sizes first, power last" "big mkdir
+expect_log "... block sizes first, --queues implies queue_mode=mq before them, power last" "big mkdir
 big logical_block_size=4096
 big physical_block_size=8192
 big size=1073741824
+big queue_mode=mq
 big hw_queues=4
 big queue_depth=64
 big partitions=0
@@ -471,10 +526,11 @@ big discard=0
 big read_only=1
 big power=1"
 expect_files "... every attribute written" "$(printf "$CFS/big/%s " \
-	logical_block_size physical_block_size size hw_queues queue_depth \
-	partitions discard read_only power device)" "4096
+	logical_block_size physical_block_size size queue_mode hw_queues \
+	queue_depth partitions discard read_only power device)" "4096
 8192
 1073741824
+mq
 4
 64
 0
@@ -487,11 +543,11 @@ expect "create: the next free name, short options" 0 "/dev/sbd3" ""
 expect_files "... disk1, read-only" "$CFS/disk1/read_only $R/sys/block/sbd3/ro" "1
 1"
 sbd list
-expect "list after create" 0 'DEVICE    NAME  SIZE LOG-SEC PHY-SEC MEMORY RO
-/dev/sbd0 -      64M     512    4096     0B  0
-/dev/sbd1 disk0  64M     512    4096     0B  0
-/dev/sbd2 big     1G    4096    8192     0B  1
-/dev/sbd3 disk1   1M     512    4096     0B  1' ""
+expect "list after create: MODE from sysfs, bio by default" 0 'DEVICE    NAME  SIZE LOG-SEC PHY-SEC MODE MEMORY RO
+/dev/sbd0 -      64M     512    4096 -        0B  0
+/dev/sbd1 disk0  64M     512    4096 bio      0B  0
+/dev/sbd2 big     1G    4096    8192 mq       0B  1
+/dev/sbd3 disk1   1M     512    4096 bio      0B  1' ""
 
 ksbd create --size 1G --name big
 expect "create: the name is taken, exit 1" 1 "" "sbdctl: a disk named 'big' already exists"
@@ -588,6 +644,145 @@ ksbd remove beta
 expect "remove a powered-off item" 0 "" ""
 expect_log "... just rmdir" "beta rmdir"
 expect_ls "... it is gone" "$CFS" "alpha gamma zeta"
+
+# ---- the queue mode, with the fake kernel ----------------------------------
+
+fresh
+sysfs_disk 0 131072 512 4096 0 0 "" bio
+rm -f "$TMP/log"
+ksbd create --size 1M --name dflt
+expect "create without --queue-mode" 0 "/dev/sbd1" ""
+expect_log "... writes no queue_mode: the module's default stays" "dflt mkdir
+dflt size=1048576
+dflt power=1"
+expect_files "... bio in configfs and sysfs" \
+	"$CFS/dflt/queue_mode $R/sys/block/sbd1/sbd/queue_mode" "bio
+bio"
+ksbd create --size 1M --name qmq --queue-mode mq
+expect "create --queue-mode mq" 0 "/dev/sbd2" ""
+expect_log "... queue_mode=mq after the size, before power" "qmq mkdir
+qmq size=1048576
+qmq queue_mode=mq
+qmq power=1"
+expect_files "... mq in configfs and sysfs" \
+	"$CFS/qmq/queue_mode $R/sys/block/sbd2/sbd/queue_mode" "mq
+mq"
+FAKE_QUEUE_MODE=mq ksbd create --size 1M --name qbio --queue-mode bio
+expect "create --queue-mode bio on a module whose default is mq" 0 "/dev/sbd3" ""
+expect_log "... queue_mode=bio written" "qbio mkdir
+qbio size=1048576
+qbio queue_mode=bio
+qbio power=1"
+expect_files "... bio in sysfs" "$R/sys/block/sbd3/sbd/queue_mode" bio
+ksbd create --size 1M --name qdepth --queue-depth 32
+expect "create --queue-depth alone: mq implied" 0 "/dev/sbd4" ""
+expect_log "... queue_mode=mq before queue_depth" "qdepth mkdir
+qdepth size=1048576
+qdepth queue_mode=mq
+qdepth queue_depth=32
+qdepth power=1"
+ksbd create --size 1M --name both --queue-depth 16 --queues 2 --queue-mode mq
+expect "create --queue-mode mq with --queues and --queue-depth" 0 "/dev/sbd5" ""
+expect_log "... queue_mode=mq, hw_queues, queue_depth" "both mkdir
+both size=1048576
+both queue_mode=mq
+both hw_queues=2
+both queue_depth=16
+both power=1"
+FAKE_QUEUE_MODE=mq ksbd create --size 1M --name mqdef
+expect "create on a module whose default is mq" 0 "/dev/sbd6" ""
+expect_log "... writes no queue_mode" "mqdef mkdir
+mqdef size=1048576
+mqdef power=1"
+expect_files "... mq, the default" "$R/sys/block/sbd6/sbd/queue_mode" mq
+# kwrite FILE VALUE: writes VALUE to an attribute under the fake kernel
+# (with write(2), as sbdctl does: stdio's writes are not interposed).
+kwrite() {
+	printf '%s\n' "$2" |
+		LD_PRELOAD=$FAKE dd of="$1" conv=notrunc status=none 2>"$TMP/err"
+	rc=$?
+	out=""
+	err=$(<"$TMP/err")
+	err=${err##*: }
+}
+kwrite "$CFS/qbio/power" 0
+kwrite "$CFS/mqdef/power" 0
+sbd list
+expect "list: MODE of each, powered-off ones from configfs" 0 \
+'DEVICE    NAME   SIZE LOG-SEC PHY-SEC MODE MEMORY RO
+/dev/sbd0 -       64M     512    4096 bio      0B  0
+/dev/sbd1 dflt     1M     512    4096 bio      0B  0
+/dev/sbd2 qmq      1M     512    4096 mq       0B  0
+/dev/sbd4 qdepth   1M     512    4096 mq       0B  0
+/dev/sbd5 both     1M     512    4096 mq       0B  0
+-         mqdef    1M     512    4096 mq        -  0
+-         qbio     1M     512    4096 bio       -  0' ""
+sbd list --json
+expect "list --json: queue-mode of each" 0 '[
+  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": 0, "ro": false},
+  {"device": "/dev/sbd1", "name": "dflt", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": 0, "ro": false},
+  {"device": "/dev/sbd2", "name": "qmq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "memory": 0, "ro": false},
+  {"device": "/dev/sbd4", "name": "qdepth", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "memory": 0, "ro": false},
+  {"device": "/dev/sbd5", "name": "both", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "memory": 0, "ro": false},
+  {"device": null, "name": "mqdef", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "memory": null, "ro": false},
+  {"device": null, "name": "qbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": null, "ro": false}
+]' ""
+
+QM_ITEMS="both dflt mqdef qbio qdepth qmq"
+QM_DISKS="sbd0 sbd1 sbd2 sbd4 sbd5"
+rm -f "$TMP/log"
+FAKE_FAIL=queue_mode=mq:16 ksbd create --size 1M --name busy --queue-mode mq
+expect "create: queue_mode refused, exit 1, names it" 1 "" \
+	"sbdctl: queue_mode=mq: Device or resource busy"
+expect_log "... undone" "busy mkdir
+busy size=1048576
+busy queue_mode=mq
+busy rmdir"
+expect_ls "... nothing left in configfs" "$CFS" "$QM_ITEMS"
+expect_ls "... nor in sysfs" "$R/sys/block" "$QM_DISKS"
+
+# An older module: no queue_mode attribute, blk-mq only.
+OLD=size,logical_block_size,physical_block_size,hw_queues,queue_depth,read_only,power,device,features
+for m in bio mq; do
+	FAKE_FEATURES=$OLD ksbd create --size 1M --name old --queue-mode $m
+	expect "old module: --queue-mode $m refused, exit 1" 1 "" \
+		"sbdctl: --queue-mode is not supported by the loaded sbd module (no queue_mode attribute)"
+	expect_log "... before anything is written, undone" "old mkdir
+old rmdir"
+done
+FAKE_FEATURES=${OLD%,features} FAKE_NO_FEATURES_FILE=1 ksbd create --size 1M --name old --queue-mode bio
+expect "old module, no features file: --queue-mode refused" 1 "" \
+	"sbdctl: --queue-mode is not supported by the loaded sbd module (no queue_mode attribute)"
+expect_ls "... nothing left in configfs" "$CFS" "$QM_ITEMS"
+rm -f "$TMP/log"
+FAKE_FEATURES=$OLD ksbd create --size 1M --name old --queues 4
+expect "old module: --queues still works, its mq is not asked for" 0 "/dev/sbd3" ""
+expect_log "... no queue_mode written" "old mkdir
+old size=1048576
+old hw_queues=4
+old power=1"
+sbd list
+got=$(grep '^/dev/sbd3 ' <<<"$out")
+result "list: a disk of an older module has MODE -" \
+	"$([ "$got" = "/dev/sbd3 old      1M     512    4096 -        0B  0" ] || echo "got: $got")"
+
+# The model itself keeps the contract the order of writes relies on.
+LD_PRELOAD=$FAKE mkdir "$CFS/m"
+kwrite "$CFS/m/hw_queues" 4
+expect "fake: hw_queues on a bio disk is EINVAL" 1 "" "Invalid argument"
+kwrite "$CFS/m/queue_depth" 4
+expect "fake: queue_depth on a bio disk is EINVAL" 1 "" "Invalid argument"
+kwrite "$CFS/m/queue_mode" fifo
+expect "fake: queue_mode=fifo is EINVAL" 1 "" "Invalid argument"
+kwrite "$CFS/m/queue_mode" mq
+expect "fake: queue_mode=mq" 0 "" ""
+kwrite "$CFS/m/hw_queues" 4
+expect "fake: hw_queues on an mq disk" 0 "" ""
+kwrite "$CFS/m/power" 1
+kwrite "$CFS/m/queue_mode" bio
+expect "fake: queue_mode while powered is EBUSY" 1 "" "Device or resource busy"
+expect_files "... the modes kept" "$CFS/m/queue_mode $R/sys/block/sbd6/sbd/queue_mode" "mq
+mq"
 
 echo "1..$n"
 [ "$failed" = 0 ] || echo "# $failed of $n failed"

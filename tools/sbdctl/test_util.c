@@ -391,6 +391,45 @@ static void test_table_escape(void)
 	ok(!strcmp(buf, "a\\x"), "table_escape cut to the buffer");
 }
 
+static void mode_is(const char *s, enum queue_mode want)
+{
+	enum queue_mode got = parse_queue_mode(s);
+
+	if (!ok(got == want, "parse_queue_mode(\"%s\") is %d", show(s), want))
+		printf("#   got %d\n", got);
+}
+
+static void test_queue_mode(void)
+{
+	const char *name;
+
+	mode_is("bio", QUEUE_MODE_BIO);
+	mode_is("mq", QUEUE_MODE_MQ);
+	mode_is("", QUEUE_MODE_UNKNOWN);
+	mode_is("BIO", QUEUE_MODE_UNKNOWN);
+	mode_is("Mq", QUEUE_MODE_UNKNOWN);
+	mode_is("bio\n", QUEUE_MODE_UNKNOWN);
+	mode_is(" mq", QUEUE_MODE_UNKNOWN);
+	mode_is("mq ", QUEUE_MODE_UNKNOWN);
+	mode_is("bi", QUEUE_MODE_UNKNOWN);
+	mode_is("biox", QUEUE_MODE_UNKNOWN);
+	mode_is("m", QUEUE_MODE_UNKNOWN);
+	mode_is("blk-mq", QUEUE_MODE_UNKNOWN);
+	mode_is("(null)", QUEUE_MODE_UNKNOWN);
+	ok(QUEUE_MODE_UNKNOWN == 0, "QUEUE_MODE_UNKNOWN is 0: a zeroed entry has it");
+	name = queue_mode_name(QUEUE_MODE_BIO);
+	ok(name && !strcmp(name, "bio"), "queue_mode_name(QUEUE_MODE_BIO) is \"bio\"");
+	name = queue_mode_name(QUEUE_MODE_MQ);
+	ok(name && !strcmp(name, "mq"), "queue_mode_name(QUEUE_MODE_MQ) is \"mq\"");
+	ok(!queue_mode_name(QUEUE_MODE_UNKNOWN),
+	   "queue_mode_name(QUEUE_MODE_UNKNOWN) is NULL");
+	ok(!queue_mode_name((enum queue_mode)3), "queue_mode_name(3) is NULL");
+	ok(!queue_mode_name((enum queue_mode)-1), "queue_mode_name(-1) is NULL");
+	ok(parse_queue_mode(queue_mode_name(QUEUE_MODE_BIO)) == QUEUE_MODE_BIO &&
+	   parse_queue_mode(queue_mode_name(QUEUE_MODE_MQ)) == QUEUE_MODE_MQ,
+	   "parse_queue_mode(queue_mode_name(m)) is m");
+}
+
 static void feat(const char *list, const char *name, bool want)
 {
 	ok(features_has(list, name) == want, "features_has(\"%s\", \"%s\") is %s",
@@ -419,6 +458,8 @@ static void test_features(void)
 	feat("size,,power", "power", true);
 	feat("a,b", "a,b", false);
 	feat("size\nrest,power", "power", false);
+	feat("size,queue_mode,hw_queues\n", "queue_mode", true);
+	feat("size,hw_queues,queue_depth\n", "queue_mode", false);
 }
 
 static void name_ok(const char *name, bool want)
@@ -622,6 +663,7 @@ int main(void)
 	test_format_size();
 	test_json_escape();
 	test_table_escape();
+	test_queue_mode();
 	test_features();
 	test_names();
 	test_sbd_index();

@@ -259,6 +259,28 @@ size_t json_escape(const char *s, char *buf, size_t len)
 	return b.pos;
 }
 
+static const char *const queue_modes[] = {
+	[QUEUE_MODE_BIO]	= "bio",
+	[QUEUE_MODE_MQ]		= "mq",
+};
+
+enum queue_mode parse_queue_mode(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(queue_modes); i++)
+		if (queue_modes[i] && !strcmp(s, queue_modes[i]))
+			return i;
+	return QUEUE_MODE_UNKNOWN;
+}
+
+const char *queue_mode_name(enum queue_mode mode)
+{
+	if ((size_t)mode >= ARRAY_SIZE(queue_modes))
+		return NULL;
+	return queue_modes[mode];
+}
+
 bool features_has(const char *features, const char *name)
 {
 	size_t n = strlen(name), len;

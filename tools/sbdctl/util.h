@@ -59,6 +59,25 @@ void format_size(uint64_t bytes, char *buf, size_t len);
  */
 size_t json_escape(const char *s, char *buf, size_t len);
 
+/*
+ * How a disk queues its I/O, as its queue_mode attribute names it.  0 is
+ * "not known" (a module without the attribute), so a zeroed entry has it.
+ */
+enum queue_mode {
+	QUEUE_MODE_UNKNOWN,
+	QUEUE_MODE_BIO,		/* "bio": bios handled as they are submitted */
+	QUEUE_MODE_MQ,		/* "mq": blk-mq, hw_queues and queue_depth */
+};
+
+/*
+ * "bio" or "mq", exactly (an attribute's trailing newline already gone):
+ * the mode, else QUEUE_MODE_UNKNOWN.
+ */
+enum queue_mode parse_queue_mode(const char *s);
+
+/* "bio", "mq", or NULL for QUEUE_MODE_UNKNOWN and anything else. */
+const char *queue_mode_name(enum queue_mode mode);
+
 /* Whether features (a line "a,b,c") lists the attribute name. */
 bool features_has(const char *features, const char *name);
 
@@ -109,6 +128,7 @@ struct sbd_entry {
 	char name[SBDCTL_NAME_MAX + 1];	/* configfs item, "" if none */
 	uint64_t size;			/* bytes */
 	uint64_t lbs, pbs;		/* logical, physical block size */
+	enum queue_mode mode;		/* QUEUE_MODE_UNKNOWN if not shown */
 	uint64_t mem;			/* bytes held */
 	bool has_mem;			/* mem known (powered disks) */
 	bool ro;

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sbd bio front end, queue_mode=bio (the default), after brd: the block
+ * layer hands each bio to ->submit_bio in the submitter's context, which
+ * does the work and ends the bio before returning.  No request, tag or
+ * dispatch in between, and nothing is plugged, which is why a RAM disk is
+ * fastest this way.
+ *
+ * Only a delayed completion (latency_us, bandwidth_mbps) outlives
+ * ->submit_bio: the bio then waits on a timer of its own, taken from a
+ * mempool before the disk changes, so a delayed bio never fails for want
+ * of memory after its data was written.  The queue's freeze does not wait
+ * for such a bio, fault.inflight counts it instead (sbd_fault.c).
+ */
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/mempool.h>
+
+#include "sbd.h"
+
+struct sbd_bio_delayed {
+	struct sbd_delayed	delayed;
+	struct bio		*bio;
+	unsigned long		start;		/* I/O accounting, in jiffies */
+};
+
+/* Enough for forward progress; more come from the slab while they can. */
+#define SBD_BIO_POOL_MIN	16
+
+static mempool_t *sbd_bio_pool;
+
+int sbd_bio_init(void)
+{
+	sbd_bio_pool = mempool_create_kmalloc_pool(SBD_BIO_POOL_MIN,
+						   sizeof(struct sbd_bio_delayed));
+	return sbd_bio_pool ? 0 : -ENOMEM;
+}
+
+void sbd_bio_exit(void)
+{
+	mempool_destroy(sbd_bio_pool);
+}
+
+/* /proc/diskstats: data only; a flush moves none and blk-mq counts it apart. */
+static bool sbd_bio_acct(struct bio *bio)
+{
+	return bio_sectors(bio) &&
+	       blk_queue_io_stat(bio->bi_bdev->bd_disk->queue);
+}
+
+static void sbd_bio_end(struct bio *bio, unsigned long start,
+			blk_status_t sts)
+{
+	if (sbd_bio_acct(bio))
+		bio_end_io_acct(bio, start);
+	bio->bi_status = sts;
+	bio_endio(bio);
+}
+
+static void sbd_bio_end_delayed(struct sbd_delayed *d)
+{
+	struct sbd_bio_delayed *bd = container_of(d, struct sbd_bio_delayed,
+						  delayed);
+
+	sbd_bio_end(bd->bio, bd->start, d->status);
+	mempool_free(bd, sbd_bio_pool);
+}
+
+void sbd_submit_bio(struct bio *bio)
+{
+	struct sbd_dev *dev = bio->bi_bdev->bd_disk->private_data;
+	struct sbd_bio_delayed *bd = NULL;
+	unsigned long start = 0;
+	struct sbd_io io;
+	blk_status_t sts;
+
+	if (READ_ONCE(dev->fault.delays)) {
+		bd = mempool_alloc(sbd_bio_pool, (bio->bi_opf & REQ_NOWAIT) ?
+				   GFP_NOWAIT : GFP_NOIO);
+		if (!bd) {
+			bio_wouldblock_error(bio);
+			return;
+		}
+	}
+	if (sbd_bio_acct(bio))
+		start = bio_start_io_acct(bio);
+
+	sbd_io_from_bio(&io, bio);
+	sts = sbd_io_submit(dev, &io);
+
+	if (bd) {
+		sbd_delayed_init(&bd->delayed, dev, sbd_bio_end_delayed);
+		bd->bio = bio;
+		bd->start = start;
+		if (sbd_fault_delay(dev, &io, &bd->delayed, sts))
+			return;		/* the timer ends it */
+		mempool_free(bd, sbd_bio_pool);
+	}
+	sbd_bio_end(bio, start, sts);
+}

@@ -1,0 +1,88 @@
+DESCRIPTION="delayed completions pending at a power off, rmdir, shrink or power cut: power off and rmdir end them at once, a shrink waits for them, a cut fails them with EIO at once; nothing hangs or leaks"
+
+requires() {
+	require_features latency_us queue_mode
+}
+
+. "$SBD_ROOT/tests/lib/cache.sh"
+
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
+# writes DEV N: N O_DIRECT 4 KiB writes in the background, one process
+# each at its own offset; results in /tmp/sbd-w.I ("ok", "EIO"...).
+# Returns once the disk has executed all of them: they wait on timers.
+writes() {
+	local i w0 t
+	w0=$(sbd_stat "$1" writes)
+	for i in $(seq 1 "$2"); do
+		dio "/dev/$1" "w:$((i * 4096)):4k" >"/tmp/sbd-w.$i" 2>&1 &
+	done
+	for t in $(seq 1 100); do
+		[ "$(stat_delta "$1" writes "$w0")" -lt "$2" ] || return 0
+		sleep 0.1
+	done
+	fail "$2 writes issued, $(stat_delta "$1" writes "$w0") executed after 10 s"
+}
+
+# results N: waits for the writes and prints their results, one line.
+results() {
+	local i
+	wait
+	for i in $(seq 1 "$1"); do
+		cat "/tmp/sbd-w.$i"
+	done | sort | uniq -c | awk '{ print $2 "=" $1 }' | paste -sd ' '
+}
+
+# timed NAME CMD...: runs CMD and prints how long it took, in ms.
+timed() {
+	local t0
+	t0=$(now_ms)
+	"$@" >/dev/null
+	echo $(($(now_ms) - t0))
+}
+
+test_main() {
+	local d ms
+
+	sbd_setup
+
+	# Power off with 8 writes each delayed 5 s: they end now, as written.
+	d=$(cfg_disk a size=$((16 << 20)) latency_us=5000000)
+	writes "$d" 8
+	ms=$(timed cfg_set a power 0)
+	expect_range "power off with 8 pending writes, ms" "$ms" 0 2400
+	expect_eq "the pending writes" "$(results 8)" "ok=8"
+
+	# rmdir of a powered disk, the same.
+	d=$(cfg_disk_on a)
+	writes "$d" 8
+	ms=$(timed rmdir "$SBD_CONFIGFS/a")
+	expect_range "rmdir with 8 pending writes, ms" "$ms" 0 2400
+	expect_eq "the pending writes" "$(results 8)" "ok=8"
+
+	# A shrink waits until the writes checked against the old size are done.
+	d=$(cfg_disk b size=$((16 << 20)) latency_us=4000000)
+	writes "$d" 8
+	ms=$(timed cfg_set b size $((8 << 20)))
+	expect_range "shrink with 8 writes pending for seconds more, ms" "$ms" 1000 15000
+	expect_eq "the pending writes" "$(results 8)" "ok=8"
+	expect_eq "size after the shrink" "$(blockdev --getsize64 "/dev/$d")" $((8 << 20))
+
+	rmdir "$SBD_CONFIGFS/b"
+
+	# With the write cache: 16 writes done but not yet answered.
+	d=$(cfg_disk c size=$((16 << 20)) cache=1 latency_us=5000000)
+	writes "$d" 16
+	# A power cut fails them all at once: the disk never answered.
+	ms=$(timed cfg_set c power_cut 1)
+	expect_range "power cut with 16 pending writes, ms" "$ms" 0 2400
+	expect_eq "the pending writes" "$(results 16)" "EIO=16"
+	expect_eq "lost at the cut" "$(sbd_stat "$d" lost_blocks)" 128
+	cfg_set c power_cut 0
+	cfg_set c latency_us 0
+	expect_eq "the cut writes read back as zeros" \
+		"$(dev_sum "/dev/$d" 4096 $((16 * 4096)))" "$(zeros_sum $((16 * 4096)))"
+	rmdir "$SBD_CONFIGFS/c"
+}
