@@ -27,7 +27,10 @@ install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h)
 
-# The guest harness: see README.md.
+# The guest harness: see README.md.  MQ_KERNELS: the lines whose suite
+# runs with queue_mode=mq too (all of them run it in the default, bio).
+MQ_KERNELS ?= 6.1
+export MQ_KERNELS
 check:
 	KERNELS="$(KERNELS)" TESTS="$(TESTS)" scripts/check
 
@@ -39,8 +42,10 @@ check-debug:
 # need it and those that stress lifetimes and locking; the whole suite there
 # (make check-debug) would not fit in CI's 90 minutes with the rest.
 DEBUG_CI_TESTS ?= kunit inject stress core/discard.sh core/fio-verify.sh \
-	configfs/lifecycle.sh configfs/remove-busy.sh configfs/resize.sh \
-	cache/flush.sh cache/crash-ext4.sh fault/latency-async.sh fault/unchanged.sh
+	core/fstrim.sh core/nowait.sh configfs/lifecycle.sh \
+	configfs/remove-busy.sh configfs/resize.sh configfs/queue-mode.sh \
+	cache/flush.sh cache/crash-ext4.sh fault/latency-async.sh \
+	fault/unchanged.sh fault/delayed-teardown.sh
 ci:
 	KERNELS="$(KERNELS) 6.12-debug" TESTS="$(TESTS)" \
 		DEBUG_TESTS="$(DEBUG_CI_TESTS)" scripts/check

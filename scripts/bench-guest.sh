@@ -1,15 +1,26 @@
 #!/bin/bash
 # The guest half of `make bench` (scripts/bench runs it through guest.sh):
-# sbd, brd and null_blk (memory-backed and not) side by side in one guest,
-# with the same fio jobs.  It measures, in this order:
+# sbd in both queue modes (bio, mq), brd and null_blk (memory-backed and
+# not) side by side in one guest, with the same fio jobs.  It measures, in
+# this order:
 #
-#   1. memory: for sbd, brd and null_blk memory_backed=1, one disk at a time:
-#      the cost of the empty disk, of writing all of it, what a discard of
-#      the whole disk gives back, what the unload gives back; then the cost
-#      of an empty 1 TiB disk;
-#   2. speed: all four disks loaded at once, each prefilled, then every fio
-#      row on every disk, ROUNDS times, the disks interleaved in each round;
-#   3. optionally (BENCH_PROFILE=1) perf profiles and a few experiments.
+#   0. warm-up: the guest's free memory touched once (see warm_ram);
+#   1. memory: for sbd-bio, sbd-mq, brd and null_blk memory_backed=1, one
+#      disk at a time: the cost of the empty disk, of writing all of it,
+#      what a discard of the whole disk gives back, what removing it gives
+#      back; then the cost of an empty BIG_GIB (1 TiB) disk;
+#   2. speed: all five disks loaded at once, then, ROUNDS times each, the
+#      disks interleaved in each round and their order rotating per round:
+#        a. the fio rows (ALL_FIO_ROWS) on the prefilled disks;
+#        b. (BENCH_PROFILE=1: perf profiles and experiments, here, while the
+#           disks still hold the prefill: scripts/bench-profile.sh);
+#        c. trim4k: 4 KiB random trims over written data: each disk is
+#           written whole (untimed), then fio trims every 4 KiB block once;
+#           also on sbd disks with cache=1 (made for the run, then removed);
+#        d. fill1m: a freshly made disk written whole, 1 MiB direct writes;
+#        e. fs: a freshly made disk, mkfs.ext4, mount; timed: copy a tree of
+#           small files in + sync, rm -rf it + sync, fstrim, then fio 4 KiB
+#           random writes with fsync=1 over 16 files.
 #
 # Results go to $SBD_RESULTS (guest.sh --results) as records that kernel
 # messages cannot split:  "@@BEGIN KIND NAME", base64 of the gzipped data,
@@ -19,9 +30,12 @@
 # Environment (scripts/bench passes these through SBD_GUEST_ENV):
 #   BENCH_SIZE_MIB  disk size (default 1024)     BENCH_RUNTIME  seconds per run (10)
 #   BENCH_RAMP      fio ramp_time, seconds (1)   BENCH_ROUNDS   rounds (3)
-#   BENCH_ROWS      fio rows to run (all)        BENCH_DEVICES  disks (all four)
+#   BENCH_ROWS      rows to run (all): fio rows, trim4k, fill1m, fs; "none"
+#   BENCH_DEVICES   disks (sbd-bio sbd-mq brd nullb-mem nullb-nomem; "sbd"
+#                   means both sbd disks)
 #   BENCH_BIG_GIB   the "empty big disk" (1024)  BENCH_MEMORY   0 skips step 1
-#   BENCH_PROFILE   1 adds step 3
+#   BENCH_FS_TREE   the tree the fs rows copy (a linux-headers-*-common tree)
+#   BENCH_PROFILE   1 adds step 2b
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tests/lib/common.sh # mem_free_kib, SBD_KO
@@ -31,22 +45,46 @@ RUNTIME=${BENCH_RUNTIME:-10}
 RAMP=${BENCH_RAMP:-1}
 ROUNDS=${BENCH_ROUNDS:-3}
 BIG_GIB=${BENCH_BIG_GIB:-1024}
-ALL_ROWS="rr4k-psync-1j rr4k-psync-2j rw4k-psync-1j rw4k-psync-2j rr4k-uring-qd32 sr1m-psync-1j sw1m-psync-1j"
+ALL_FIO_ROWS="rr4k-psync-1j rr4k-psync-2j rw4k-psync-1j rw4k-psync-2j rr4k-uring-qd32 sr1m-psync-1j sw1m-psync-1j"
+ALL_ROWS="$ALL_FIO_ROWS trim4k fill1m fs"
 ROWS=${BENCH_ROWS:-$ALL_ROWS}
 ROWS=${ROWS//,/ }	# commas: SBD_GUEST_ENV splits on spaces
-[ "$ROWS" = none ] && ROWS=	# only the memory step, or only step 3
-DEVICES=${BENCH_DEVICES:-sbd brd nullb-mem nullb-nomem}
-DEVICES=${DEVICES//,/ }
+[ "$ROWS" = none ] && ROWS=	# only the memory step, or only the profiles
+ALL_DEVICES="sbd-bio sbd-mq brd nullb-mem nullb-nomem"
+DEVICES=${BENCH_DEVICES:-$ALL_DEVICES}
+DEVICES=" ${DEVICES//,/ } "
+DEVICES=${DEVICES// sbd / sbd-bio sbd-mq }	# "sbd": both modes
 OUT=${SBD_RESULTS:-/dev/stdout}
 NULLB_CFS=/sys/kernel/config/nullb
-# Queue shape given to null_blk so that it matches sbd: one hardware queue
-# per CPU, 128 tags each.  irqmode=0: completed inline in queue_rq, as sbd
-# and brd do (null_blk's default, 1, completes in a softirq).
+SBD_CFS=/sys/kernel/config/sbd
+# Queue shape of the blk-mq disks, sbd-mq and null_blk alike: one hardware
+# queue per CPU, 128 tags each.  irqmode=0: null_blk completes inline in
+# queue_rq, as sbd and brd do (its default, 1, completes in a softirq).
 NR_CPUS=$(nproc)
 QDEPTH=128
+MNT=/tmp/bench-mnt
+TREE=/tmp/bench-tree
 
-log() { printf 'bench-guest: %s\n' "$*" >&2; }
+log() { printf 'bench-guest: [%4ds] %s\n' "$SECONDS" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+
+# has WORD LIST: LIST (words) holds WORD.
+has() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# The rows and disks asked for, checked before anything runs.
+FIO_ROWS="" SPECIAL_ROWS=""
+for row in $ROWS; do
+	if has "$row" "$ALL_FIO_ROWS rw4k-uring-qd1"; then FIO_ROWS+="$row "
+	elif has "$row" "trim4k fill1m fs"; then SPECIAL_ROWS+="$row "
+	else die "unknown row '$row' (known: $ALL_ROWS rw4k-uring-qd1)"
+	fi
+done
+devs=()
+for d in $DEVICES; do
+	has "$d" "$ALL_DEVICES" || die "unknown device '$d' (known: $ALL_DEVICES, sbd)"
+	has "$d" "${devs[*]:-}" || devs+=("$d")
+done
+DEVICES="${devs[*]:-}"
 
 # emit KIND NAME: stdin as one record on the results channel.
 emit() {
@@ -57,8 +95,18 @@ emit() {
 	} >>"$OUT"
 }
 
+# rotated R DISK...: the disks in the order of round R: the order rotates
+# each round so that no disk always runs first (or after the same one).
+rotated() {
+	local r=$1 i
+	shift
+	local a=("$@")
+	for ((i = 0; i < ${#a[@]}; i++)); do printf '%s ' "${a[(i + r - 1) % ${#a[@]}]}"; done
+}
+
 # ---- disks -----------------------------------------------------------------
 declare -A DEV=()	# bench name -> /dev/... once loaded
+declare -A HOW=()	# bench name -> how it was made, for the report
 
 modprobe_k() { modprobe -d "$SBD_MODDIR" "$@"; }
 
@@ -90,14 +138,53 @@ nullb_destroy() {
 	rmdir "$NULLB_CFS/$1"
 }
 
+# sbd_create NAME SIZE_MIB [ATTR=VALUE...]: an sbd runtime disk through
+# configfs, its configfs directory named NAME (sbd-MODE[-cache]): queue_mode
+# from the name (written first: hw_queues and queue_depth are mq-only),
+# cache=1 for *-cache; prints its /dev path.
+sbd_create() {
+	local name=$1 size=$2 d=$SBD_CFS/$1 mode kv attrs=()
+	shift 2
+	mode=${name#sbd-}
+	mode=${mode%%-*}
+	attrs=(queue_mode="$mode")
+	[ "$mode" = mq ] && attrs+=(hw_queues="$NR_CPUS" queue_depth="$QDEPTH")
+	attrs+=(size=$((size * 1048576)) logical_block_size=512 discard=1)
+	case $name in *-cache) attrs+=(cache=1) ;; *) attrs+=(cache=0) ;; esac
+	mkdir "$d"
+	for kv in "${attrs[@]}" "$@"; do
+		echo "${kv#*=}" >"$d/${kv%%=*}" || die "$name: cannot set ${kv%%=*}=${kv#*=}"
+	done
+	echo 1 >"$d/power" || die "$name: power on failed"
+	echo "/dev/$(cat "$d/device")"
+}
+
+sbd_destroy() {
+	echo 0 >"$SBD_CFS/$1/power"
+	rmdir "$SBD_CFS/$1"
+}
+
+# dev_how NAME SIZE_MIB: how dev_load makes the disk, for the report.
+dev_how() {
+	local name=$1 size=$2 mode
+	case $name in
+	sbd-*)
+		mode=${name#sbd-}
+		mode=${mode%%-*}
+		echo "configfs: queue_mode=$mode$([ "$mode" = mq ] && echo " hw_queues=$NR_CPUS queue_depth=$QDEPTH") size=$((size * 1048576)) logical_block_size=512 discard=1 cache=$(case $name in *-cache) echo 1 ;; *) echo 0 ;; esac)" ;;
+	brd) echo "modprobe brd rd_nr=1 rd_size=$((size * 1024))" ;;
+	nullb-mem*) echo "configfs: memory_backed=1 blocksize=512 irqmode=0 submit_queues=$NR_CPUS hw_queue_depth=$QDEPTH poll_queues=0 discard=1" ;;
+	nullb-nomem*) echo "configfs: memory_backed=0 blocksize=512 irqmode=0 submit_queues=$NR_CPUS hw_queue_depth=$QDEPTH poll_queues=0" ;;
+	esac
+}
+
 # dev_load NAME SIZE_MIB [EXTRA...]: load one disk, set DEV[NAME].
 dev_load() {
 	local name=$1 size=$2 path
 	shift 2
 	case $name in
-	sbd)
-		insmod "$SBD_KO" nsectors=$((size * 2048)) hardsect_size=512 "$@"
-		path=/dev/sbd0 ;;
+	sbd-*)
+		path=$(sbd_create "$name" "$size" "$@") ;;
 	brd)
 		modprobe_k brd rd_nr=1 rd_size=$((size * 1024)) "$@"
 		path=/dev/ram0 ;;
@@ -110,21 +197,29 @@ dev_load() {
 	for _ in 1 2 3 4 5 6 7 8 9 10; do [ -b "$path" ] && break; sleep 0.2; done
 	[ -b "$path" ] || die "$name: no block device $path"
 	local b=${path#/dev/}
-	# No I/O scheduler for any of them (brd, bio-based, has none anyway):
+	# No I/O scheduler for any of them (bio-based disks have none anyway):
 	# a single-queue blk-mq disk would otherwise get mq-deadline.
 	if [ -w "/sys/block/$b/queue/scheduler" ]; then
 		echo none >"/sys/block/$b/queue/scheduler"
 	fi
 	DEV[$name]=$path
+	HOW[$name]="$(dev_how "$name" "$size")${*:+ $*}"
 }
 
+# dev_unload NAME: the disk and its data go (brd: the module).
 dev_unload() {
 	case $1 in
-	sbd) rmmod sbd ;;
+	sbd-*) sbd_destroy "$1" ;;
 	brd) rmmod brd ;;
 	nullb-*) nullb_destroy "$1" ;;
 	esac
 	unset "DEV[$1]"
+}
+
+# dev_fresh NAME: the disk removed and made again, empty.
+dev_fresh() {
+	dev_unload "$1"
+	dev_load "$1" "$SIZE_MIB"
 }
 
 # What a disk's queue looks like, as key=value lines.
@@ -134,6 +229,7 @@ dev_describe() {
 	q=/sys/block/$b/queue
 	echo "name=$name"
 	echo "path=$path"
+	echo "loaded_as=${HOW[$name]:-}"
 	echo "size_bytes=$(blockdev --getsize64 "$path")"
 	if [ -d "/sys/block/$b/mq" ]; then
 		echo "kind=blk-mq"
@@ -144,7 +240,7 @@ dev_describe() {
 	fi
 	for a in logical_block_size physical_block_size nr_requests scheduler max_sectors_kb \
 		max_hw_sectors_kb max_segments max_segment_size iostats add_random rq_affinity \
-		nomerges wbt_lat_usec discard_max_bytes write_cache rotational; do
+		nomerges wbt_lat_usec discard_max_bytes discard_granularity write_cache rotational; do
 		# Some exist but refuse to be read (wbt_lat_usec of a bio-based disk).
 		if v=$(cat "$q/$a" 2>/dev/null); then echo "$a=$v"; fi
 	done
@@ -153,6 +249,13 @@ dev_describe() {
 		for a in memory_backed irqmode submit_queues poll_queues hw_queue_depth blocking \
 			blocksize size discard; do
 			if v=$(cat "$NULLB_CFS/$name/$a" 2>/dev/null); then echo "nullb_$a=$v"; fi
+		done ;;
+	sbd-*)
+		# The disk's own view (sysfs) and its configfs attributes.
+		echo "sbd_queue_mode=$(cat "/sys/block/$b/sbd/queue_mode" 2>/dev/null || echo '?')"
+		for a in queue_mode hw_queues queue_depth cache discard logical_block_size \
+			physical_block_size partitions; do
+			if v=$(cat "$SBD_CFS/$name/$a" 2>/dev/null); then echo "sbd_cfg_$a=$v"; fi
 		done ;;
 	esac
 	return 0
@@ -173,19 +276,25 @@ row_args() {
 	esac
 }
 
+# fio_json OUT WHAT [fio args...]: fio with JSON output to OUT, or die.
+fio_json() {
+	local out=$1 what=$2
+	shift 2
+	if ! fio --output-format=json --output="$out" "$@" >/dev/null 2>/tmp/bench-fio.err; then
+		cat /tmp/bench-fio.err >&2
+		die "fio: $what failed"
+	fi
+}
+
 # fio_emit RECORD PATH ROW [fio args...]: one timed run of ROW on PATH,
 # emitted as the json record RECORD.
 fio_emit() {
 	local rec=$1 path=$2 row=$3 out=/tmp/bench-fio.json
 	shift 3
 	# shellcheck disable=SC2046 # row_args is a list of words
-	if ! fio --name="$row" --filename="$path" --direct=1 --time_based \
+	fio_json "$out" "$row on $path" --name="$row" --filename="$path" --direct=1 --time_based \
 		--runtime="$RUNTIME" --ramp_time="$RAMP" --norandommap --randrepeat=0 \
-		--group_reporting --output-format=json --output="$out" \
-		$(row_args "$row") "$@" >/dev/null 2>/tmp/bench-fio.err; then
-		cat /tmp/bench-fio.err >&2
-		die "fio $row on $path failed"
-	fi
+		--group_reporting $(row_args "$row") "$@"
 	emit json "$rec" <"$out"
 }
 
@@ -194,13 +303,25 @@ run_fio() {
 	fio_emit "$1.$2.$3" "${DEV[$2]}" "$1"
 }
 
-# prefill NAME: write the whole disk once (1 MiB, direct), emitted as json.
+# write_all NAME RECORD [fio args...]: write the whole disk once (1 MiB,
+# psync, direct); emitted as the json record RECORD unless it is empty.
+write_all() {
+	local name=$1 rec=$2 out=/tmp/bench-fio.json
+	shift 2
+	fio_json "$out" "whole-disk write of $name" --name=write-all --filename="${DEV[$name]}" \
+		--direct=1 --rw=write --bs=1M --ioengine=psync --size=100% "$@"
+	if [ -n "$rec" ]; then emit json "$rec" <"$out"; fi
+}
+
+# prefill NAME TAG: write_all, emitted as prefill.NAME.TAG.
 prefill() {
-	local name=$1 tag=$2 out=/tmp/bench-fio.json
-	fio --name=prefill --filename="${DEV[$name]}" --direct=1 --rw=write --bs=1M \
-		--ioengine=psync --size=100% --output-format=json --output="$out" \
-		>/dev/null 2>/tmp/bench-fio.err || { cat /tmp/bench-fio.err >&2; die "prefill of $name failed"; }
-	emit json "prefill.$name.$tag" <"$out"
+	write_all "$1" "prefill.$1.$2"
+}
+
+# sbd_stat_of NAME STAT: an sbd disk's counter (/sys/block/sbdN/sbd/STAT),
+# empty for other disks.
+sbd_stat_of() {
+	case $1 in sbd-*) cat "/sys/block/${DEV[$1]#/dev/}/sbd/$2" ;; esac
 }
 
 # ---- 0. what this guest is --------------------------------------------------
@@ -218,6 +339,7 @@ prefill() {
 	echo "rows=$ROWS"
 	echo "devices=$DEVICES"
 	echo "big_gib=$BIG_GIB"
+	echo "qdepth=$QDEPTH"
 	echo "sbd_ko=$SBD_KO"
 	echo "sbd_ko_sha256=$(sha256sum "$SBD_KO" | cut -c1-12)"
 	echo "page_size=$(getconf PAGESIZE)"
@@ -228,12 +350,57 @@ prefill() {
 [ -f "$SBD_KO" ] || die "no $SBD_KO: build sbd for ${SBD_LINE:-?} first"
 command -v fio >/dev/null || die "fio missing"
 
+# null_blk and sbd are loaded once, without disks; their disks are made and
+# removed through configfs.
+modprobe_k null_blk nr_devices=0 || die "cannot load null_blk"
+if has sbd-bio "$DEVICES" || has sbd-mq "$DEVICES"; then
+	sbd_deps
+	insmod "$SBD_KO" ndevices=0 || die "insmod $SBD_KO ndevices=0 failed"
+	if ! mountpoint -q /sys/kernel/config; then
+		mount -t configfs none /sys/kernel/config || die "cannot mount configfs"
+	fi
+	[ -d $SBD_CFS ] || die "no $SBD_CFS"
+fi
+
+# How long each step took, for the report (key=value lines).
+PHASES=""
+phase_t0=$SECONDS
+phase_end() {
+	PHASES+="$1_s=$((SECONDS - phase_t0))"$'\n'
+	phase_t0=$SECONDS
+}
+
+# ---- the guest's RAM, touched once -------------------------------------------
+# Under TCG the guest's RAM is anonymous memory of QEMU's, which the host
+# only allocates (a page fault, a page cleared) when the guest first
+# touches it: a disk written into RAM the guest never touched pays for
+# that, one that reuses the pages of a disk removed before it does not
+# (3x between the prefills of one run).  So the pages the disks may get are
+# all touched once, first: a tmpfs of all free memory but 256 MiB, written
+# whole with zeros, then unmounted.
+warm_ram() {
+	local mib d=/tmp/bench-warm t0=$SECONDS
+	mib=$(($(mem_free_kib) / 1024 - 256))
+	if [ "$mib" -gt 0 ] && mkdir -p $d && mount -t tmpfs -o size="${mib}m" bench-warm $d; then
+		dd if=/dev/zero of=$d/fill bs=1M count=$((mib - 1)) status=none || log "warm-up: dd stopped early"
+		umount $d || log "warm-up: cannot unmount $d"
+	else
+		log "warm-up: skipped (no tmpfs of ${mib} MiB)"
+		mib=0
+	fi
+	rmdir $d 2>/dev/null || true
+	printf 'warm_mib=%s\nwarm_s=%s\n' "$mib" "$((SECONDS - t0))" | emit kv warm
+}
+log "warm-up: touching the guest's free memory once"
+warm_ram
+phase_end warm
+
 # ---- 1. memory -------------------------------------------------------------
 slab_kib() { awk '/^Slab:/ { print $2 }' /proc/meminfo; }
 
 # mem_one NAME: the memory story of one disk of SIZE_MIB.
 mem_one() {
-	local name=$1 m0 m1 m2 m3 m4 s1 s2 sbd_bytes="" disc=ok
+	local name=$1 m0 m1 m2 m3 m4 s1 s2 sbd_bytes="" disc=ok dmax
 	m0=$(mem_free_kib)
 	dev_load "$name" "$SIZE_MIB"
 	m1=$(mem_free_kib)
@@ -241,8 +408,7 @@ mem_one() {
 	prefill "$name" mem
 	m2=$(mem_free_kib)
 	s2=$(slab_kib)
-	[ "$name" = sbd ] && sbd_bytes=$(cat /sys/block/sbd0/sbd/mem_bytes)
-	local dmax
+	sbd_bytes=$(sbd_stat_of "$name" mem_bytes)
 	dmax=$(cat "/sys/block/${DEV[$name]#/dev/}/queue/discard_max_bytes")
 	if [ "$dmax" -gt 0 ] && blkdiscard -f "${DEV[$name]}" 2>/tmp/bench-discard.err; then
 		:
@@ -271,16 +437,18 @@ big_one() {
 	local name=$1 m0 m1 m2 ok=1 size=$((BIG_GIB * 1024)) err
 	m0=$(mem_free_kib)
 	if err=$(dev_load "$name" "$size" 2>&1); then
-		# dev_load ran in a subshell: find the disk again to unload it.
+		# dev_load ran in a subshell: DEV is not set here, but the
+		# disk is found by its name.
 		m1=$(mem_free_kib)
-		case $name in
-		sbd) rmmod sbd ;;
-		brd) rmmod brd ;;
-		nullb-*) nullb_destroy "$name" ;;
-		esac
+		dev_unload "$name"
 	else
 		ok=0
 		m1=$m0
+		# A half-made configfs disk goes too.
+		case $name in
+		sbd-*) if [ -d "$SBD_CFS/$name" ]; then sbd_destroy "$name" || true; fi ;;
+		nullb-*) if [ -d "$NULLB_CFS/$name" ]; then nullb_destroy "$name" || true; fi ;;
+		esac
 	fi
 	m2=$(mem_free_kib)
 	{
@@ -293,17 +461,18 @@ big_one() {
 	} | emit kv "big.$name"
 }
 
-modprobe_k null_blk nr_devices=0 || die "cannot load null_blk"
+MEM_DEVICES="sbd-bio sbd-mq brd nullb-mem"
 if [ "${BENCH_MEMORY:-1}" != 0 ]; then
 	log "memory: one ${SIZE_MIB} MiB disk at a time"
-	for d in sbd brd nullb-mem; do
-		case " $DEVICES " in *" $d "*) mem_one "$d" ;; esac
+	for d in $MEM_DEVICES; do
+		if has "$d" "$DEVICES"; then mem_one "$d"; fi
 	done
 	log "memory: empty ${BIG_GIB} GiB disks"
-	for d in sbd brd nullb-mem; do
-		case " $DEVICES " in *" $d "*) big_one "$d" ;; esac
+	for d in $MEM_DEVICES; do
+		if has "$d" "$DEVICES"; then big_one "$d"; fi
 	done
 fi
+phase_end memory
 
 # ---- 2. speed --------------------------------------------------------------
 read -ra devs <<<"$DEVICES"
@@ -311,29 +480,209 @@ for d in "${devs[@]}"; do
 	dev_load "$d" "$SIZE_MIB"
 	dev_describe "$d" | emit kv "dev.$d"
 done
-for d in "${devs[@]}"; do
-	log "prefilling $d (${DEV[$d]})"
-	prefill "$d" speed
-done
+# Reads must hit real data: the fio rows and the profiles run on prefilled
+# disks (the one sample of a first write of each, kept as prefill.*.speed).
+if [ -n "$FIO_ROWS" ] || [ "${BENCH_PROFILE:-0}" = 1 ]; then
+	for d in "${devs[@]}"; do
+		log "prefilling $d (${DEV[$d]})"
+		prefill "$d" speed
+	done
+fi
+phase_end load_prefill
 
-read -ra rows <<<"$ROWS"
-ndev=${#devs[@]}
+# a. the fio rows
+read -ra rows <<<"$FIO_ROWS"
 for ((r = 1; r <= ROUNDS; r++)); do
 	for row in "${rows[@]}"; do
-		# Interleaved, and the order rotates each round so that no disk
-		# always runs first (or right after the same neighbour).
-		order=()
-		for ((i = 0; i < ndev; i++)); do order+=("${devs[(i + r - 1) % ndev]}"); done
+		read -ra order <<<"$(rotated "$r" "${devs[@]}")"
 		log "round $r/$ROUNDS: $row on ${order[*]}"
 		for d in "${order[@]}"; do run_fio "$row" "$d" "$r"; done
 	done
 done
+phase_end fio_rows
 
-# ---- 3. profiles and experiments ---------------------------------------------
+# b. profiles and experiments
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
 	. scripts/bench-profile.sh
+	phase_end profile
+fi
+
+# The disks of the trim, fill and fs rows: those with memory (null_blk
+# nomem keeps nothing to trim, fill or mount).
+alloc_devs=()
+for d in sbd-bio sbd-mq brd nullb-mem; do
+	if has "$d" "$DEVICES"; then alloc_devs+=("$d"); fi
+done
+
+# c. trim4k: 4 KiB random trims over written data.
+# run_trim NAME ROUND: the disk written whole (untimed), then every 4 KiB
+# block trimmed once in random order (fio's random map, not time_based), so
+# every trim frees a page.  A disk not loaded (the cache=1 ones) is made
+# for the run and removed after it.
+run_trim() {
+	local name=$1 r=$2 made=0 m0 freed p0 p1 out=/tmp/bench-fio.json sync=()
+	if [ -z "${DEV[$name]:-}" ]; then
+		dev_load "$name" "$SIZE_MIB"
+		made=1
+		# Described once.
+		if [ "$r" = 1 ]; then dev_describe "$name" | emit kv "dev.$name"; fi
+	fi
+	# A cache=1 disk keeps a copy of what each write overwrites until the
+	# next flush: flush every 64 MiB, so that the prefill holds the disk's
+	# size and not twice that, and at the end, so that the trims start on a
+	# clean cache.
+	case $name in *-cache) sync=(--fsync=64 --end_fsync=1) ;; esac
+	write_all "$name" "" "${sync[@]}"
+	m0=$(mem_free_kib)
+	p0=$(sbd_stat_of "$name" nr_pages)
+	fio_json "$out" "trim4k on $name" --name=trim4k --filename="${DEV[$name]}" --direct=1 \
+		--rw=randtrim --bs=4k --ioengine=psync --size=100% --randrepeat=0 --group_reporting
+	emit json "trim4k.$name.$r" <"$out"
+	p1=$(sbd_stat_of "$name" nr_pages)
+	# What the trims gave back; measured again (up to 5 s) until it is
+	# nearly all of the disk, as frees may be deferred.  A cache=1 disk
+	# gives nothing back before a flush: measured once.
+	case $name in
+	*-cache) freed=$(($(mem_free_kib) - m0)) ;;
+	*) freed=$(mem_gain_kib "$m0" $((SIZE_MIB * 1024 - 2048))) ;;
+	esac
+	{
+		echo "name=$name"
+		echo "freed_kib=$freed"
+		echo "sbd_pages_before=$p0"
+		echo "sbd_pages_after=$p1"
+	} | emit kv "trimmem.$name.$r"
+	if ((made)); then dev_unload "$name"; fi
+}
+
+if has trim4k "$SPECIAL_ROWS"; then
+	trim_devs=()
+	for d in sbd-bio sbd-mq; do
+		if has "$d" "$DEVICES"; then trim_devs+=("$d" "$d-cache"); fi
+	done
+	if has nullb-mem "$DEVICES"; then trim_devs+=(nullb-mem); fi
+	brd_dmax=
+	if has brd "$DEVICES"; then
+		brd_dmax=$(cat "/sys/block/${DEV[brd]#/dev/}/queue/discard_max_bytes")
+		if [ "$brd_dmax" -gt 0 ]; then trim_devs+=(brd); fi
+	fi
+	{
+		echo "devices=${trim_devs[*]}"
+		echo "brd_discard_max_bytes=$brd_dmax"
+	} | emit kv trim
+	for ((r = 1; r <= ROUNDS; r++)); do
+		read -ra order <<<"$(rotated "$r" "${trim_devs[@]}")"
+		log "round $r/$ROUNDS: trim4k on ${order[*]}"
+		for d in "${order[@]}"; do run_trim "$d" "$r"; done
+	done
+	phase_end trim4k
+fi
+
+# d. fill1m: the first write of a fresh disk (the allocation path).
+if has fill1m "$SPECIAL_ROWS"; then
+	for ((r = 1; r <= ROUNDS; r++)); do
+		read -ra order <<<"$(rotated "$r" "${alloc_devs[@]}")"
+		log "round $r/$ROUNDS: fill1m on ${order[*]}"
+		for d in "${order[@]}"; do
+			dev_fresh "$d"
+			sync
+			echo 3 >/proc/sys/vm/drop_caches
+			write_all "$d" "fill1m.$d.$r"
+		done
+	done
+	phase_end fill1m
+fi
+
+# e. fs: ext4 on a fresh disk.
+now_ns() { date +%s%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'; }
+MKFS_OPTS="-q -F -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0"
+# The files fio writes in the fs rows: a quarter of the disk, at most 256 MiB.
+FS_FIO_MIB=$((SIZE_MIB / 4 < 256 ? SIZE_MIB / 4 : 256))
+
+# run_fs NAME ROUND
+run_fs() {
+	local name=$1 r=$2 path t0 t1 t2 t3 copy_s rm_s trim_s="" trim_err="" out=/tmp/bench-fio.json
+	dev_fresh "$name"
+	path=${DEV[$name]}
+	# shellcheck disable=SC2086 # MKFS_OPTS is a list of words
+	mkfs.ext4 $MKFS_OPTS "$path" >/dev/null 2>/tmp/bench-mkfs.err ||
+		{ cat /tmp/bench-mkfs.err >&2; die "mkfs.ext4 on $name failed"; }
+	mkdir -p $MNT
+	mount -t ext4 "$path" $MNT || die "cannot mount $name"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	t0=$(now_ns)
+	cp -a $TREE $MNT/tree
+	sync
+	t1=$(now_ns)
+	rm -rf $MNT/tree
+	sync
+	t2=$(now_ns)
+	if fstrim $MNT 2>/tmp/bench-fstrim.err; then
+		t3=$(now_ns)
+		trim_s=$(secs "$t2" "$t3")
+	else
+		trim_err=$(tr '\n' ' ' </tmp/bench-fstrim.err)
+	fi
+	copy_s=$(secs "$t0" "$t1")
+	rm_s=$(secs "$t1" "$t2")
+	{
+		echo "name=$name"
+		echo "copy_s=$copy_s"
+		echo "rm_s=$rm_s"
+		echo "fstrim_s=$trim_s"
+		echo "fstrim_error=$trim_err"
+		echo "sbd_pages_after=$(sbd_stat_of "$name" nr_pages)"
+	} | emit kv "fs.$name.$r"
+	fio_json "$out" "fs-rw4k-fsync on $name" --name=fs-rw4k-fsync --directory=$MNT \
+		--nrfiles=16 --size=${FS_FIO_MIB}m --overwrite=1 --rw=randwrite --bs=4k \
+		--ioengine=psync --fsync=1 --time_based --runtime="$RUNTIME" --ramp_time="$RAMP" \
+		--norandommap --randrepeat=0 --group_reporting
+	emit json "fs-rw4k-fsync.$name.$r" <"$out"
+	umount $MNT
+}
+
+if has fs "$SPECIAL_ROWS"; then
+	if ! { modprobe_k ext4 2>/dev/null || modprobe ext4 2>/dev/null || grep -qw ext4 /proc/filesystems; }; then
+		echo "skipped=no ext4 in this kernel" | emit kv fstree
+		log "fs rows skipped: no ext4"
+	elif ! command -v mkfs.ext4 >/dev/null || ! command -v fstrim >/dev/null; then
+		echo "skipped=no mkfs.ext4 or fstrim" | emit kv fstree
+		log "fs rows skipped: no mkfs.ext4 or fstrim"
+	else
+		src=${BENCH_FS_TREE:-}
+		if [ -z "$src" ]; then
+			for s in /usr/src/linux-headers-6.1.0-57-common /usr/src/linux-headers-*-common /usr/include; do
+				if [ -d "$s" ]; then src=$s; break; fi
+			done
+		fi
+		[ -d "$src" ] || die "no tree to copy for the fs rows ($src)"
+		log "fs: copying $src into $TREE (tmpfs)"
+		rm -rf $TREE
+		cp -a "$src" $TREE
+		{
+			echo "source=$src"
+			echo "files=$(find $TREE -type f | wc -l)"
+			echo "dirs=$(find $TREE -type d | wc -l)"
+			echo "symlinks=$(find $TREE -type l | wc -l)"
+			echo "bytes=$(du -sb $TREE | cut -f1)"
+			echo "mkfs=mkfs.ext4 $MKFS_OPTS"
+			echo "fio_mib=$FS_FIO_MIB"
+		} | emit kv fstree
+		phase_end fs_tree_copy
+		for ((r = 1; r <= ROUNDS; r++)); do
+			read -ra order <<<"$(rotated "$r" "${alloc_devs[@]}")"
+			log "round $r/$ROUNDS: fs on ${order[*]}"
+			for d in "${order[@]}"; do run_fs "$d" "$r"; done
+		done
+		rm -rf $TREE
+		phase_end fs
+	fi
 fi
 
 for d in "${devs[@]}"; do dev_unload "$d"; done
+if [ -d /sys/module/sbd ]; then rmmod sbd; fi
+printf '%stotal_s=%s\n' "$PHASES" "$SECONDS" | emit kv phases
 echo "@@DONE" >>"$OUT"
 log "done"

@@ -1,18 +1,19 @@
 # shellcheck shell=bash
-# Step 3 of scripts/bench-guest.sh (BENCH_PROFILE=1), sourced by it with the
-# four disks loaded and prefilled: where does the time go, and what would
-# change it.
+# Step 2b of scripts/bench-guest.sh (BENCH_PROFILE=1), sourced by it after
+# the fio rows, with the disks loaded and still holding the prefill: where
+# does the time go, and what would change it.
 #
-#  - perf profiles (software cpu-clock sampling: TCG has no PMU) of sbd and
-#    brd on the main rows, emitted as text "profile.ROW.DISK";
+#  - perf profiles (software cpu-clock sampling: TCG has no PMU) of sbd-bio
+#    (sbd's default mode), brd and null_blk nomem on the main rows, emitted
+#    as text "profile.ROW.DISK";
 #  - experiments, each a fio run emitted as json "exp.WHAT.ROW.ROUND", all
-#    interleaved in each round:
+#    interleaved in each round; "sbd" in their names is the sbd-bio disk:
 #      sbd, brd, nomem     the plain disks, for reference
 #      *-noiostats         queue/iostats=0: no I/O accounting
 #      *-nowbt             queue/wbt_lat_usec=0: no writeback throttling
 #      *-lean              both
 #      nomem-blocking      null_blk nomem with blocking=1: BLK_MQ_F_BLOCKING,
-#                          which sbd sets, alone
+#                          which sbd-mq sets, alone
 #      nomem-1q            null_blk nomem with one hardware queue
 #      *-gtod              fio --gtod_reduce=1: fio reads the clock far less
 #      *-hpet              the guest's clocksource switched to the emulated
@@ -50,7 +51,7 @@ profile() {
 		pr --no-children --sort sym -g none --percent-limit 0.3 | kern
 		echo "# --- self time of what runs under the driver's entry point ---"
 		pr --no-children --sort sym -g none --percent-limit 0.1 \
-			--parent '^(sbd_queue_rq|null_queue_rq|brd_submit_bio)$' -x | kern
+			--parent '^(sbd_submit_bio|sbd_queue_rq|null_queue_rq|brd_submit_bio)$' -x | kern
 		echo "# --- self time of what runs under submit_bio (block layer and driver) ---"
 		pr --no-children --sort sym -g none --percent-limit 0.1 \
 			--parent '^submit_bio_noacct_nocheck$' -x | kern
@@ -64,7 +65,7 @@ profile() {
 [ "$EXP_ROWS" = none ] && EXP_ROWS=
 if command -v perf >/dev/null && perf --version >/dev/null 2>&1; then
 	for row in ${PROFILE_ROWS//,/ }; do
-		for d in sbd brd nullb-nomem; do
+		for d in sbd-bio brd nullb-nomem; do
 			[ -n "${DEV[$d]:-}" ] || continue
 			log "profile: $row on $d"
 			profile "$row" "$d"
@@ -84,6 +85,7 @@ for d in nullb-nomem-blocking nullb-nomem-1q; do dev_describe "$d" | emit kv "de
 # the queue attributes set (put back afterwards) and the extra fio args.
 exp_run() {
 	local what=$1 name=$2 row=$3 r=$4 q kv old=()
+	[ -n "${DEV[$name]:-}" ] || return 0	# not in BENCH_DEVICES
 	q=/sys/block/${DEV[$name]#/dev/}/queue
 	for kv in $(tr , " " <<<"${5:-}"); do
 		[ -w "$q/${kv%%=*}" ] || { log "no $q/${kv%%=*}: $what skipped"; return 0; }
@@ -109,13 +111,13 @@ lean=iostats=0,wbt_lat_usec=0
 for ((r = 1; r <= EXP_ROUNDS; r++)); do
 	for row in ${EXP_ROWS//,/ }; do
 		log "experiments, round $r/$EXP_ROUNDS: $row"
-		exp_run sbd sbd "$row" "$r"
-		exp_run sbd-noiostats sbd "$row" "$r" iostats=0
-		exp_run sbd-nowbt sbd "$row" "$r" wbt_lat_usec=0
-		exp_run sbd-lean sbd "$row" "$r" $lean
-		exp_run sbd-gtod sbd "$row" "$r" "" --gtod_reduce=1
-		exp_run sbd-lean-gtod sbd "$row" "$r" $lean --gtod_reduce=1
-		exp_clock sbd-hpet sbd "$row" "$r" hpet
+		exp_run sbd sbd-bio "$row" "$r"
+		exp_run sbd-noiostats sbd-bio "$row" "$r" iostats=0
+		exp_run sbd-nowbt sbd-bio "$row" "$r" wbt_lat_usec=0
+		exp_run sbd-lean sbd-bio "$row" "$r" $lean
+		exp_run sbd-gtod sbd-bio "$row" "$r" "" --gtod_reduce=1
+		exp_run sbd-lean-gtod sbd-bio "$row" "$r" $lean --gtod_reduce=1
+		exp_clock sbd-hpet sbd-bio "$row" "$r" hpet
 		exp_run brd brd "$row" "$r"
 		exp_clock brd-hpet brd "$row" "$r" hpet
 		exp_run brd-gtod brd "$row" "$r" "" --gtod_reduce=1
