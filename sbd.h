@@ -116,11 +116,6 @@ struct sbd_stats {
 	u64			count[SBD_STAT_NR];
 };
 
-/*
- * What a disk is made of.  Runtime disks set these through configfs, one
- * attribute each, so they are all plain 64-bit numbers; only size and
- * read_only may change while the disk exists.
- */
 /* How requests reach a disk: config.queue_mode. */
 enum sbd_queue_mode {
 	SBD_QUEUE_BIO,		/* ->submit_bio, like brd */
@@ -130,6 +125,11 @@ enum sbd_queue_mode {
 
 extern const char * const sbd_queue_mode_names[SBD_QUEUE_NR];
 
+/*
+ * What a disk is made of.  Runtime disks set these through configfs, one
+ * attribute each, so they are all plain 64-bit numbers; only size and
+ * read_only, and the test device's knobs, may change while powered on.
+ */
 struct sbd_config {
 	u64			size;		/* bytes */
 	u64			queue_mode;	/* enum sbd_queue_mode */
@@ -223,7 +223,7 @@ struct sbd_fault {
  */
 struct sbd_io {
 	enum req_op		op;
-	blk_opf_t		flags;		/* REQ_PREFLUSH, REQ_FUA, REQ_NOWAIT */
+	blk_opf_t		flags;		/* the op's flags: REQ_FUA, REQ_NOWAIT... */
 	u64			pos;		/* bytes */
 	u32			len;		/* bytes; 0 for a flush */
 	struct bio		*bio;		/* the data: bios linked by bi_next */
@@ -295,7 +295,6 @@ bool sbd_fault_delay(struct sbd_dev *dev, const struct sbd_io *io,
 		     struct sbd_delayed *d, blk_status_t sts);
 void sbd_fault_start(struct sbd_dev *dev);
 void sbd_fault_stop(struct sbd_dev *dev);
-void sbd_fault_wait(struct sbd_dev *dev);
 int sbd_fault_set_power_cut(struct sbd_dev *dev, bool cut);
 int sbd_fault_add_rule(struct sbd_dev *dev, char *spec);
 void sbd_fault_clear_rules(struct sbd_dev *dev);

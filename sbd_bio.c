@@ -6,11 +6,12 @@
  * dispatch in between, and nothing is plugged, which is why a RAM disk is
  * fastest this way.
  *
- * Only a delayed completion (latency_us, bandwidth_mbps) outlives
- * ->submit_bio: the bio then waits on a timer of its own, taken from a
- * mempool before the disk changes, so a delayed bio never fails for want
- * of memory after its data was written.  The queue's freeze does not wait
- * for such a bio, fault.inflight counts it instead (sbd_fault.c).
+ * Only a delayed completion (latency_us, latency_jitter_us,
+ * bandwidth_mbps) outlives ->submit_bio: the bio then waits on a timer of
+ * its own, taken from a mempool before the disk changes, so a delayed bio
+ * never fails for want of memory after its data was written.  The queue's
+ * freeze does not wait for such a bio, fault.inflight counts it instead
+ * (sbd_fault.c).
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -21,7 +22,8 @@
 struct sbd_bio_delayed {
 	struct sbd_delayed	delayed;
 	struct bio		*bio;
-	unsigned long		start;		/* I/O accounting, in jiffies */
+	bool			acct;		/* I/O accounting started */
+	unsigned long		start;		/* ...at this time, in jiffies */
 };
 
 /* Enough for forward progress; more come from the slab while they can. */
@@ -41,17 +43,21 @@ void sbd_bio_exit(void)
 	mempool_destroy(sbd_bio_pool);
 }
 
-/* /proc/diskstats: data only; a flush moves none and blk-mq counts it apart. */
+/*
+ * /proc/diskstats counts data only (a flush moves none; blk-mq counts
+ * flushes apart).  Decided once per bio: queue/iostats may change while a
+ * delayed bio waits, and the end must match the start.
+ */
 static bool sbd_bio_acct(struct bio *bio)
 {
 	return bio_sectors(bio) &&
 	       blk_queue_io_stat(bio->bi_bdev->bd_disk->queue);
 }
 
-static void sbd_bio_end(struct bio *bio, unsigned long start,
+static void sbd_bio_end(struct bio *bio, bool acct, unsigned long start,
 			blk_status_t sts)
 {
-	if (sbd_bio_acct(bio))
+	if (acct)
 		bio_end_io_acct(bio, start);
 	bio->bi_status = sts;
 	bio_endio(bio);
@@ -62,7 +68,7 @@ static void sbd_bio_end_delayed(struct sbd_delayed *d)
 	struct sbd_bio_delayed *bd = container_of(d, struct sbd_bio_delayed,
 						  delayed);
 
-	sbd_bio_end(bd->bio, bd->start, d->status);
+	sbd_bio_end(bd->bio, bd->acct, bd->start, d->status);
 	mempool_free(bd, sbd_bio_pool);
 }
 
@@ -70,6 +76,7 @@ void sbd_submit_bio(struct bio *bio)
 {
 	struct sbd_dev *dev = bio->bi_bdev->bd_disk->private_data;
 	struct sbd_bio_delayed *bd = NULL;
+	bool acct = sbd_bio_acct(bio);
 	unsigned long start = 0;
 	struct sbd_io io;
 	blk_status_t sts;
@@ -82,7 +89,7 @@ void sbd_submit_bio(struct bio *bio)
 			return;
 		}
 	}
-	if (sbd_bio_acct(bio))
+	if (acct)
 		start = bio_start_io_acct(bio);
 
 	sbd_io_from_bio(&io, bio);
@@ -91,10 +98,11 @@ void sbd_submit_bio(struct bio *bio)
 	if (bd) {
 		sbd_delayed_init(&bd->delayed, dev, sbd_bio_end_delayed);
 		bd->bio = bio;
+		bd->acct = acct;
 		bd->start = start;
 		if (sbd_fault_delay(dev, &io, &bd->delayed, sts))
 			return;		/* the timer ends it */
 		mempool_free(bd, sbd_bio_pool);
 	}
-	sbd_bio_end(bio, start, sts);
+	sbd_bio_end(bio, acct, start, sts);
 }

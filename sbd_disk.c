@@ -261,17 +261,19 @@ void sbd_dev_remove(struct sbd_dev *dev)
 }
 
 /*
- * Waits until nothing issued to the disk is in flight: the queue's freeze
+ * Waits until nothing issued to the disk is in flight.  The queue's freeze
  * waits for requests and for bios inside ->submit_bio and holds new ones
- * back, but a bio whose completion is delayed has left ->submit_bio.
+ * back; delayed completions, whose work is done but which may wait long
+ * (a bandwidth backlog), end first, and none is delayed during the drain.
  */
 static void sbd_dev_drain(struct sbd_dev *dev)
 {
 	struct request_queue *q = dev->disk->queue;
 
+	sbd_fault_stop(dev);
 	sbd_compat_freeze_queue(q);
-	sbd_fault_wait(dev);
 	sbd_compat_unfreeze_queue(q);
+	sbd_fault_start(dev);
 }
 
 /*

@@ -114,25 +114,30 @@ static void sbd_delayed_end(struct sbd_delayed *d, blk_status_t sts)
 }
 
 /*
- * Ends every armed completion now: with @sts, or with its own status if
- * @sts is BLK_STS_OK.  Each is taken off the list under the lock, so its
- * timer will not end it too; hrtimer_cancel() waits for a timer that has
- * already fired and found it gone.
+ * Takes every armed completion off the list, with fault.lock held: from
+ * now on its timer will not end it (it finds it unarmed).
  */
-static void sbd_fault_end_pending(struct sbd_dev *dev, blk_status_t sts)
+static void sbd_fault_take_pending(struct sbd_fault *f, struct list_head *taken)
 {
-	struct sbd_fault *f = &dev->fault;
 	struct sbd_delayed *d, *next;
-	LIST_HEAD(taken);
 
-	spin_lock_irq(&f->lock);
+	lockdep_assert_held(&f->lock);
 	list_for_each_entry_safe(d, next, &f->pending, node) {
 		d->armed = false;
-		list_move_tail(&d->node, &taken);
+		list_move_tail(&d->node, taken);
 	}
-	spin_unlock_irq(&f->lock);
+}
 
-	list_for_each_entry_safe(d, next, &taken, node) {
+/*
+ * Ends the completions taken: with @sts, or with its own status if @sts is
+ * BLK_STS_OK.  hrtimer_cancel() waits for a timer that has already fired
+ * and found its completion gone.
+ */
+static void sbd_fault_end_taken(struct list_head *taken, blk_status_t sts)
+{
+	struct sbd_delayed *d, *next;
+
+	list_for_each_entry_safe(d, next, taken, node) {
 		hrtimer_cancel(&d->timer);
 		list_del(&d->node);
 		sbd_delayed_end(d, sts ? sts : d->status);
@@ -140,7 +145,7 @@ static void sbd_fault_end_pending(struct sbd_dev *dev, blk_status_t sts)
 }
 
 /* Waits until every delayed completion has ended. */
-void sbd_fault_wait(struct sbd_dev *dev)
+static void sbd_fault_wait(struct sbd_dev *dev)
 {
 	wait_var_event(&dev->fault.inflight,
 		       !atomic_read(&dev->fault.inflight));
@@ -160,10 +165,13 @@ void sbd_fault_start(struct sbd_dev *dev)
  */
 void sbd_fault_stop(struct sbd_dev *dev)
 {
+	LIST_HEAD(taken);
+
 	spin_lock_irq(&dev->fault.lock);
 	dev->fault.stopped = true;
+	sbd_fault_take_pending(&dev->fault, &taken);
 	spin_unlock_irq(&dev->fault.lock);
-	sbd_fault_end_pending(dev, BLK_STS_OK);
+	sbd_fault_end_taken(&taken, BLK_STS_OK);
 	sbd_fault_wait(dev);
 }
 
@@ -174,15 +182,18 @@ void sbd_fault_stop(struct sbd_dev *dev)
  */
 int sbd_fault_set_power_cut(struct sbd_dev *dev, bool cut)
 {
+	LIST_HEAD(taken);
+
 	mutex_lock(&dev->cache.lock);
 	if (cut && !dev->fault.cut)
 		sbd_cache_power_cut(dev);
 	spin_lock_irq(&dev->fault.lock);
 	WRITE_ONCE(dev->fault.cut, cut);
+	if (cut)
+		sbd_fault_take_pending(&dev->fault, &taken);
 	spin_unlock_irq(&dev->fault.lock);
 	mutex_unlock(&dev->cache.lock);
-	if (cut)
-		sbd_fault_end_pending(dev, BLK_STS_IOERR);
+	sbd_fault_end_taken(&taken, BLK_STS_IOERR);
 	sbd_fault_update(dev);
 	return 0;
 }

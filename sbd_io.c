@@ -37,8 +37,9 @@ void sbd_io_from_bio(struct sbd_io *io, struct bio *bio)
 EXPORT_SYMBOL_IF_KUNIT(sbd_io_from_bio);
 
 /*
- * What a request asks for.  blk-mq has already made a flush of its own of
- * any REQ_PREFLUSH, so a request never carries one.
+ * What a request asks for.  blk-mq has already made a flush request of its
+ * own of any REQ_PREFLUSH; that request carries REQ_PREFLUSH itself, which
+ * here means nothing more than its op.
  */
 void sbd_io_from_rq(struct sbd_io *io, struct request *rq)
 {
@@ -49,7 +50,10 @@ void sbd_io_from_rq(struct sbd_io *io, struct request *rq)
 		.len	= blk_rq_bytes(rq),
 		.bio	= rq->bio,
 	};
+	if (io->op == REQ_OP_FLUSH)
+		io->flags &= ~(REQ_PREFLUSH | REQ_FUA);
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_io_from_rq);
 
 static blk_status_t sbd_errno_to_status(int ret, const struct sbd_io *io)
 {
@@ -203,7 +207,7 @@ static blk_status_t sbd_io_one(struct sbd_dev *dev, const struct sbd_io *io)
  */
 blk_status_t sbd_io_submit(struct sbd_dev *dev, const struct sbd_io *io)
 {
-	if (io->flags & REQ_PREFLUSH) {
+	if ((io->flags & REQ_PREFLUSH) && io->op != REQ_OP_FLUSH) {
 		const struct sbd_io flush = {
 			.op	= REQ_OP_FLUSH,
 			.flags	= io->flags & REQ_NOWAIT,

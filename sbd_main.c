@@ -100,9 +100,10 @@ EXPORT_SYMBOL_IF_KUNIT(sbd_check_params);
 
 /*
  * No code of the module may run after it is gone: a delayed completion's
- * timer, which runs with interrupts off, may still be returning after
- * the last one ended (synchronize_rcu() waits for it), and discarded pages
- * may still wait for their RCU callback (rcu_barrier()).
+ * timer callback, an RCU read-side section like any hard or soft interrupt
+ * handler, may still be returning after the last one ended
+ * (synchronize_rcu() waits for it), and discarded pages may still wait for
+ * their RCU callback (rcu_barrier()).
  */
 static void sbd_rcu_drain(void)
 {

@@ -243,16 +243,21 @@ static void sbd_store_free_later(struct list_head *pages)
 	}
 }
 
+/* Pages per RCU callback: each frees its batch with no break. */
+#define SBD_FREE_BATCH		512
+
 /*
  * Gives pages @first..@last back to the system.  It visits only the pages
  * that exist, so discarding a huge, mostly empty disk is quick.  nr_pages
- * drops at once; the memory follows a grace period later.
+ * drops at once; the memory follows a grace period later, unless @now:
+ * no reader can reach the range any more (a shrink, after its drain).
  */
 static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
-				 pgoff_t last)
+				 pgoff_t last, bool now)
 {
 	XA_STATE(xas, &store->pages, first);
-	struct page *page;
+	struct page *page, *next;
+	unsigned int n = 0;
 	LIST_HEAD(freed);
 
 	xas_lock(&xas);
@@ -260,6 +265,11 @@ static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
 		xas_store(&xas, NULL);
 		atomic_long_dec(&store->nr_pages);
 		list_add(&page->lru, &freed);
+		if (!now && ++n == SBD_FREE_BATCH) {
+			sbd_store_free_later(&freed);
+			INIT_LIST_HEAD(&freed);
+			n = 0;
+		}
 		if (need_resched()) {
 			xas_pause(&xas);
 			xas_unlock(&xas);
@@ -269,8 +279,16 @@ static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
 	}
 	xas_unlock(&xas);
 
-	if (!list_empty(&freed))
+	if (list_empty(&freed))
+		return;
+	if (!now) {
 		sbd_store_free_later(&freed);
+		return;
+	}
+	list_for_each_entry_safe(page, next, &freed, lru) {
+		__free_page(page);
+		cond_resched();
+	}
 }
 
 /*
@@ -290,20 +308,24 @@ void sbd_store_zero(struct sbd_store *store, u64 pos, u64 len)
 	tail_start = max(pos, round_down(end, PAGE_SIZE));
 	if (tail_start > pos)
 		sbd_store_free_range(store, pos >> PAGE_SHIFT,
-				     (tail_start >> PAGE_SHIFT) - 1);
+				     (tail_start >> PAGE_SHIFT) - 1, false);
 	if (end > tail_start)
 		sbd_store_zero_partial(store, tail_start, end - tail_start);
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_zero);
 
-/* A shrink: everything from @size on goes, the part-page at @size zeroed. */
+/*
+ * A shrink: everything from @size on goes, the part-page at @size zeroed.
+ * The caller has made sure no I/O can reach past @size any more, so the
+ * pages are freed at once, in process context.
+ */
 void sbd_store_truncate(struct sbd_store *store, u64 size)
 {
 	u64 head_end = round_up(size, PAGE_SIZE);
 
 	if (head_end > size)
 		sbd_store_zero_partial(store, size, head_end - size);
-	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX);
+	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_truncate);
 

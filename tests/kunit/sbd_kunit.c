@@ -542,35 +542,58 @@ static void sbd_io_describes_bios(struct kunit *test)
 	struct sbd_io io;
 
 	io = sbd_kunit_bio_io(REQ_OP_READ, 16, 8192);
-	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_READ);
+	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_READ);
 	KUNIT_EXPECT_EQ(test, io.pos, 8192);
 	KUNIT_EXPECT_EQ(test, io.len, 8192);
 
 	/* A bare REQ_PREFLUSH is a flush: no sectors, no flags left over. */
 	io = sbd_kunit_bio_io(REQ_OP_WRITE | REQ_PREFLUSH, 0, 0);
-	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_FLUSH);
+	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_FLUSH);
 	KUNIT_EXPECT_EQ(test, io.len, 0);
 	KUNIT_EXPECT_FALSE(test, io.flags & (REQ_PREFLUSH | REQ_FUA));
 	io = sbd_kunit_bio_io(REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA |
 			      REQ_NOWAIT, 0, 0);
-	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_FLUSH);
+	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_FLUSH);
 	KUNIT_EXPECT_TRUE(test, io.flags & REQ_NOWAIT);
 
 	/* With data it stays a write that asks for a flush first. */
 	io = sbd_kunit_bio_io(REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA, 8, 4096);
-	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_WRITE);
+	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_WRITE);
 	KUNIT_EXPECT_TRUE(test, io.flags & REQ_PREFLUSH);
 	KUNIT_EXPECT_TRUE(test, io.flags & REQ_FUA);
 	KUNIT_EXPECT_EQ(test, io.pos, 4096);
 
 	/* An empty write without REQ_PREFLUSH is no flush. */
 	io = sbd_kunit_bio_io(REQ_OP_WRITE, 0, 0);
-	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_WRITE);
+	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_WRITE);
 
 	io = sbd_kunit_bio_io(REQ_OP_DISCARD, 2048, 1 << 20);
-	KUNIT_EXPECT_EQ(test, io.op, REQ_OP_DISCARD);
+	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_DISCARD);
 	KUNIT_EXPECT_EQ(test, io.pos, 1 << 20);
 	KUNIT_EXPECT_EQ(test, io.len, 1 << 20);
+}
+
+/* blk-mq's own flush request carries REQ_PREFLUSH: still one flush. */
+static void sbd_io_describes_requests(struct kunit *test)
+{
+	struct request *rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+	struct sbd_io io;
+
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	rq->cmd_flags = REQ_OP_FLUSH | REQ_PREFLUSH;
+	sbd_io_from_rq(&io, rq);
+	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_FLUSH);
+	KUNIT_EXPECT_FALSE(test, io.flags & REQ_PREFLUSH);
+	KUNIT_EXPECT_EQ(test, io.len, 0);
+
+	rq->cmd_flags = REQ_OP_WRITE | REQ_FUA;
+	rq->__sector = 24;
+	rq->__data_len = 8192;
+	sbd_io_from_rq(&io, rq);
+	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_WRITE);
+	KUNIT_EXPECT_TRUE(test, io.flags & REQ_FUA);
+	KUNIT_EXPECT_EQ(test, io.pos, 24 * 512);
+	KUNIT_EXPECT_EQ(test, io.len, 8192);
 }
 
 /* ---- error rules --------------------------------------------------------- */
@@ -681,13 +704,14 @@ static void sbd_rules_bio_flush(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=write"), 0);
 	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=flush sector=0-7"), 0);
-	KUNIT_EXPECT_EQ(test, sbd_fault_check(test->priv, &io), BLK_STS_OK);
+	KUNIT_EXPECT_EQ(test, blk_status_to_errno(sbd_fault_check(test->priv, &io)), 0);
 	KUNIT_ASSERT_EQ(test, sbd_kunit_rule(test, "op=flush error=medium"), 0);
-	KUNIT_EXPECT_EQ(test, sbd_fault_check(test->priv, &io),
-			BLK_STS_MEDIUM);
+	KUNIT_EXPECT_EQ(test, blk_status_to_errno(sbd_fault_check(test->priv, &io)),
+			-ENODATA);
 	/* The write of a PREFLUSH write with data meets the write rules. */
 	io = sbd_kunit_bio_io(REQ_OP_WRITE | REQ_PREFLUSH, 0, 4096);
-	KUNIT_EXPECT_EQ(test, sbd_fault_check(test->priv, &io), BLK_STS_IOERR);
+	KUNIT_EXPECT_EQ(test, blk_status_to_errno(sbd_fault_check(test->priv, &io)),
+			-EIO);
 }
 
 static void sbd_rules_first_match_wins(struct kunit *test)
@@ -750,6 +774,7 @@ static struct kunit_case sbd_dev_cases[] = {
 	KUNIT_CASE(sbd_attrs_cross_checks),
 	KUNIT_CASE(sbd_attrs_queue_mode),
 	KUNIT_CASE(sbd_io_describes_bios),
+	KUNIT_CASE(sbd_io_describes_requests),
 	KUNIT_CASE(sbd_rules_next),
 	KUNIT_CASE(sbd_rules_every),
 	KUNIT_CASE(sbd_rules_prob_bounds),
