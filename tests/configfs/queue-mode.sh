@@ -1,16 +1,5 @@
 DESCRIPTION="queue_mode: bio by default, mq on request, for parameter and runtime disks; bad values and writes while powered refused; hw_queues and queue_depth refused on a bio disk"
 
-# refused NAME ATTR VALUE ERROR MESSAGE: the write fails with ERROR, logs
-# MESSAGE and leaves the attribute as it was.
-refused() {
-	local before
-	before=$(cfg_get "$1" "$2")
-	dmesg -C
-	expect_eq "$2=$3" "$(cfg_write "$1" "$2" "$3")" "$4"
-	dmesg | grep -qF "$5" || fail "$2=$3: no message '$5' in: $(dmesg | tail -n 3)"
-	expect_eq "$2 after the refused write" "$(cfg_get "$1" "$2")" "$before"
-}
-
 test_main() {
 	local inval="Invalid argument" busy="Device or resource busy" d m
 
@@ -30,15 +19,15 @@ test_main() {
 	expect_eq "runtime disk default" "$(cfg_get x queue_mode)" bio
 	grep -q "queue_mode" "$SBD_CONFIGFS/x/features" || fail "features lacks queue_mode"
 
-	refused x queue_mode blk "$inval" "x: queue_mode=blk is invalid: must be bio or mq"
-	refused x queue_mode 1 "$inval" "x: queue_mode=1 is invalid: must be bio or mq"
-	refused x hw_queues 1 "$inval" "x: hw_queues=1 is refused: the disk has queue_mode=bio, and hw_queues applies to queue_mode=mq only"
-	refused x queue_depth 64 "$inval" "x: queue_depth=64 is refused: the disk has queue_mode=bio, and queue_depth applies to queue_mode=mq only"
+	cfg_refused x queue_mode blk "$inval" "x: queue_mode=blk is invalid: must be bio or mq"
+	cfg_refused x queue_mode 1 "$inval" "x: queue_mode=1 is invalid: must be bio or mq"
+	cfg_refused x hw_queues 1 "$inval" "x: hw_queues=1 is refused: the disk has queue_mode=bio, and hw_queues applies to queue_mode=mq only"
+	cfg_refused x queue_depth 64 "$inval" "x: queue_depth=64 is refused: the disk has queue_mode=bio, and queue_depth applies to queue_mode=mq only"
 
 	cfg_set x size $((16 << 20))
 	d=$(cfg_disk_on x)
 	expect_eq "bio disk: sysfs mode" "$(sbd_stat "$d" queue_mode)" bio
-	refused x queue_mode mq "$busy" "x: queue_mode cannot change while the disk is powered on"
+	cfg_refused x queue_mode mq "$busy" "x: queue_mode cannot change while the disk is powered on"
 
 	# Powered off it may change; the data stays across the change.
 	dd if=/dev/urandom of=/tmp/sbd-pat bs=64k count=4 status=none
@@ -55,7 +44,7 @@ test_main() {
 	expect_eq "mq disk: scheduler" "$(sysfs_q "$d" scheduler | grep -o '\[[a-z-]*\]')" "[none]"
 	expect_eq "data written in bio mode, read in mq mode" \
 		"$(dev_sum "/dev/$d" 0 $((256 << 10)))" "$(file_sum /tmp/sbd-pat)"
-	refused x queue_mode bio "$busy" "x: queue_mode cannot change while the disk is powered on"
+	cfg_refused x queue_mode bio "$busy" "x: queue_mode cannot change while the disk is powered on"
 	cfg_set x power 0
 	rmdir "$SBD_CONFIGFS/x"
 	sbd_unload

@@ -158,6 +158,18 @@ cfg_write() {
 	fi
 }
 
+# cfg_refused NAME ATTR VALUE ERROR [MESSAGE]: the write fails with ERROR,
+# logs MESSAGE (a fixed string) and leaves the attribute as it was.
+cfg_refused() {
+	local before
+	before=$(cfg_get "$1" "$2")
+	dmesg -C
+	expect_eq "$2=$3" "$(cfg_write "$1" "$2" "$3")" "$4"
+	[ -z "${5:-}" ] || dmesg | grep -qF "$5" ||
+		fail "$2=$3: no message '$5' in: $(dmesg | tail -n 3)"
+	expect_eq "$2 after the refused write" "$(cfg_get "$1" "$2")" "$before"
+}
+
 # cfg_set NAME ATTR VALUE: the write must succeed.
 cfg_set() {
 	local r
