@@ -109,6 +109,7 @@ enum sbd_stat {
 	SBD_STAT_WRITE_ZEROES,
 	SBD_STAT_FUA_WRITES,
 	SBD_STAT_ERRORS_INJECTED,
+	SBD_STAT_POLLED,		/* requests ended by ->poll */
 	SBD_STAT_NR
 };
 
@@ -137,6 +138,7 @@ struct sbd_config {
 	u64			physical_block_size;
 	u64			hw_queues;	/* mq mode only */
 	u64			queue_depth;	/* mq mode only */
+	u64			poll_queues;	/* mq mode only */
 	u64			partitions;	/* at most max_part */
 	u64			discard;	/* 0 or 1 */
 	u64			read_only;	/* 0 or 1 */
@@ -230,6 +232,16 @@ struct sbd_io {
 };
 
 /*
+ * A poll queue's requests that are done and wait for their submitter to
+ * poll (sbd_poll.c).  Stopped while the disk powers off or drains.
+ */
+struct sbd_poll_queue {
+	spinlock_t		lock;		/* IRQ-safe: delay timers take it */
+	struct list_head	done;		/* requests, by rq->queuelist */
+	bool			stopped;	/* end at once, list nothing */
+};
+
+/*
  * One disk.  The struct outlives its gendisk: a runtime disk keeps its data
  * while powered off, so the gendisk holds a reference and so does whoever
  * made the disk (the configfs item, or the module for parameter disks).
@@ -241,6 +253,8 @@ struct sbd_dev {
 	int			index;		/* sbdN; valid while powered */
 	struct gendisk		*disk;		/* NULL while powered off */
 	struct blk_mq_tag_set	tag_set;	/* mq mode, while powered */
+	struct sbd_poll_queue	*poll_queues;	/* ...and its poll queues */
+	unsigned int		nr_poll_queues;
 	struct sbd_store	store;
 	struct sbd_cache	cache;
 	struct sbd_fault	fault;
@@ -319,6 +333,17 @@ void sbd_submit_bio(struct bio *bio);
 
 /* sbd_mq.c: the blk-mq front end. */
 int sbd_mq_alloc_tag_set(struct sbd_dev *dev);
+void sbd_mq_free_tag_set(struct sbd_dev *dev);
+
+/* sbd_poll.c: polled completion on mq mode's poll queues. */
+int sbd_poll_alloc(struct sbd_dev *dev);
+void sbd_poll_free(struct sbd_dev *dev);
+struct sbd_poll_queue *sbd_poll_queue_of(struct sbd_dev *dev,
+					 unsigned int hctx_idx);
+void sbd_poll_complete(struct request *rq, blk_status_t sts);
+int sbd_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob);
+void sbd_poll_stop(struct sbd_dev *dev);
+void sbd_poll_start(struct sbd_dev *dev);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /*
@@ -327,6 +352,7 @@ int sbd_mq_alloc_tag_set(struct sbd_dev *dev);
  */
 int sbd_check_params(u64 blocks, int block_size, int disks, int parts,
 		     int major, const char *queue_mode);
+int sbd_check_poll_queues(int poll_queues, const char *queue_mode);
 struct config_group *sbd_cfg_make_group(struct config_group *parent,
 					const char *name);
 #endif

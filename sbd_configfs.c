@@ -201,6 +201,7 @@ SBD_CFG_ATTR(physical_block_size, SBD_MIN_BLOCK_SIZE,
 SBD_CFG_ATTR(hw_queues, 1, nr_cpu_ids, SBD_ATTR_MQ_ONLY, NULL, NULL);
 SBD_CFG_ATTR(queue_depth, 1, SBD_MAX_QUEUE_DEPTH, SBD_ATTR_MQ_ONLY, NULL,
 	     NULL);
+SBD_CFG_ATTR(poll_queues, 0, nr_cpu_ids, SBD_ATTR_MQ_ONLY, NULL, NULL);
 SBD_CFG_ATTR(partitions, 0, sbd_minors - 1, 0, NULL, NULL);
 SBD_CFG_ATTR(discard, 0, 1, 0, NULL, NULL);
 SBD_CFG_ATTR(read_only, 0, 1, 0, NULL, sbd_dev_set_read_only);
@@ -350,6 +351,7 @@ static struct configfs_attribute *sbd_cfg_attrs[] = {
 	&sbd_cfg_attr_physical_block_size,
 	&sbd_cfg_attr_hw_queues,
 	&sbd_cfg_attr_queue_depth,
+	&sbd_cfg_attr_poll_queues,
 	&sbd_cfg_attr_partitions,
 	&sbd_cfg_attr_discard,
 	&sbd_cfg_attr_read_only,

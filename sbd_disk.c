@@ -213,16 +213,17 @@ err_put_disk:
 	put_disk(disk);
 err_free_tag_set:
 	if (sbd_dev_is_mq(dev))
-		blk_mq_free_tag_set(&dev->tag_set);
+		sbd_mq_free_tag_set(dev);
 err_free_index:
 	ida_free(&sbd_indexes, index);
 	return ret;
 }
 
 /*
- * Removes the block device and keeps the data.  Delayed completions end
- * first and no new one is delayed; once del_gendisk() returns no request
- * is in flight and none can start, so the tag set can go.  The gendisk
+ * Removes the block device and keeps the data.  Delayed completions and
+ * those waiting for a poll end first, and no new one waits; once
+ * del_gendisk() returns no request is in flight and none can start, so the
+ * tag set can go.  The gendisk
  * itself may live on while someone still has it open.
  */
 void sbd_dev_power_off(struct sbd_dev *dev)
@@ -233,9 +234,10 @@ void sbd_dev_power_off(struct sbd_dev *dev)
 	if (!disk)
 		return;
 	sbd_fault_stop(dev);
+	sbd_poll_stop(dev);
 	del_gendisk(disk);
 	if (sbd_dev_is_mq(dev))
-		blk_mq_free_tag_set(&dev->tag_set);
+		sbd_mq_free_tag_set(dev);
 	ida_free(&sbd_indexes, dev->index);
 	/* An orderly power off: what the cache held is written out. */
 	mutex_lock(&dev->cache.lock);
@@ -265,14 +267,17 @@ void sbd_dev_remove(struct sbd_dev *dev)
  * waits for requests and for bios inside ->submit_bio and holds new ones
  * back; delayed completions, whose work is done but which may wait long
  * (a bandwidth backlog), end first, and none is delayed during the drain.
+ * So do polled ones, since nobody can poll a queue being frozen.
  */
 static void sbd_dev_drain(struct sbd_dev *dev)
 {
 	struct request_queue *q = dev->disk->queue;
 
 	sbd_fault_stop(dev);
+	sbd_poll_stop(dev);
 	sbd_compat_freeze_queue(q);
 	sbd_compat_unfreeze_queue(q);
+	sbd_poll_start(dev);
 	sbd_fault_start(dev);
 }
 

@@ -44,6 +44,10 @@ static char *queue_mode = "bio";
 module_param(queue_mode, charp, 0444);
 MODULE_PARM_DESC(queue_mode, "How requests reach the disks: bio (->submit_bio, like brd; default) or mq (blk-mq); runtime disks start with it too");
 
+static int poll_queues;
+module_param(poll_queues, int, 0444);
+MODULE_PARM_DESC(poll_queues, "Poll queues of each disk made at load time, for polled I/O (io_uring IOPOLL, RWF_HIPRI): 0 (default) to the number of CPUs; queue_mode=mq only");
+
 int sbd_major;
 unsigned int sbd_minors;
 enum sbd_queue_mode sbd_default_queue_mode;
@@ -98,6 +102,23 @@ VISIBLE_IF_KUNIT int sbd_check_params(u64 blocks, int block_size, int disks,
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_check_params);
 
+/* poll_queues, given a valid queue_mode: only blk-mq has poll queues. */
+VISIBLE_IF_KUNIT int sbd_check_poll_queues(int polls, const char *mode)
+{
+	if (polls < 0 || polls > (int)nr_cpu_ids) {
+		pr_err("poll_queues=%d is invalid: must be 0 to %u\n",
+		       polls, nr_cpu_ids);
+		return -EINVAL;
+	}
+	if (polls && sbd_parse_queue_mode(mode) != SBD_QUEUE_MQ) {
+		pr_err("poll_queues=%d is refused: it needs queue_mode=mq\n",
+		       polls);
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(sbd_check_poll_queues);
+
 /*
  * No code of the module may run after it is gone: a delayed completion's
  * timer callback, an RCU read-side section like any hard or soft interrupt
@@ -132,6 +153,7 @@ static int __init sbd_create_param_disks(void)
 						PAGE_SIZE),
 		.hw_queues		= nr_cpu_ids,
 		.queue_depth		= SBD_QUEUE_DEPTH,
+		.poll_queues		= poll_queues,
 		.partitions		= max_part,
 		.discard		= 1,
 		.queue_mode		= sbd_default_queue_mode,
@@ -162,6 +184,8 @@ static int __init sbd_init(void)
 
 	ret = sbd_check_params(nsectors, hardsect_size, ndevices, max_part,
 			       major_num, queue_mode);
+	if (!ret)
+		ret = sbd_check_poll_queues(poll_queues, queue_mode);
 	if (ret)
 		return ret;
 	sbd_minors = max_part + 1;

@@ -45,6 +45,14 @@ static ssize_t queue_mode_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(queue_mode);
 
+/* Poll queues the disk has (mq mode with poll_queues; else 0). */
+static ssize_t poll_queues_show(struct device *d,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", sbd_dev_of(d)->nr_poll_queues);
+}
+static DEVICE_ATTR_RO(poll_queues);
+
 static ssize_t nr_pages_show(struct device *d, struct device_attribute *attr,
 			     char *buf)
 {
@@ -77,6 +85,7 @@ SBD_STAT_ATTR(discards, SBD_STAT_DISCARDS);
 SBD_STAT_ATTR(write_zeroes, SBD_STAT_WRITE_ZEROES);
 SBD_STAT_ATTR(fua_writes, SBD_STAT_FUA_WRITES);
 SBD_STAT_ATTR(errors_injected, SBD_STAT_ERRORS_INJECTED);
+SBD_STAT_ATTR(polled, SBD_STAT_POLLED);
 
 /* What the write cache holds and what power cuts did, under its lock. */
 static ssize_t sbd_cache_show(struct device *d, char *buf,
@@ -106,6 +115,7 @@ SBD_CACHE_ATTR(lost_blocks, SBD_CACHE_LOST_BLOCKS);
 static struct attribute *sbd_disk_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_queue_mode.attr,
+	&dev_attr_poll_queues.attr,
 	&dev_attr_nr_pages.attr,
 	&dev_attr_mem_bytes.attr,
 	&dev_attr_reads.attr,
@@ -115,6 +125,7 @@ static struct attribute *sbd_disk_attrs[] = {
 	&dev_attr_write_zeroes.attr,
 	&dev_attr_fua_writes.attr,
 	&dev_attr_errors_injected.attr,
+	&dev_attr_polled.attr,
 	&dev_attr_volatile_blocks.attr,
 	&dev_attr_power_cuts.attr,
 	&dev_attr_lost_blocks.attr,

@@ -45,6 +45,12 @@ test_main() {
 	try_bad "max_part=-1" "$inval" "max_part=-1 is invalid: must be 0 to 255"
 	try_bad "major_num=512" "$inval" "major_num=512 is invalid: must be 0 (dynamic) to 511"
 	try_bad "major_num=-3" "$inval" "major_num=-3 is invalid: must be 0 (dynamic) to 511"
+	local cpus
+	cpus=$(getconf _NPROCESSORS_CONF)
+	try_bad "queue_mode=mq poll_queues=-1" "$inval" "poll_queues=-1 is invalid: must be 0 to $cpus"
+	try_bad "queue_mode=mq poll_queues=$((cpus + 1))" "$inval" \
+		"poll_queues=$((cpus + 1)) is invalid: must be 0 to $cpus"
+	try_bad "queue_mode=bio poll_queues=1" "$inval" "poll_queues=1 is refused: it needs queue_mode=mq"
 	# 259 is blkext, always taken: the failure is the kernel's, still reported.
 	try_bad "major_num=259" "Device or resource busy" "cannot register block major 259: -16"
 }

@@ -3,11 +3,11 @@ DESCRIPTION="loads with no parameters: one 64 MiB disk of 512-byte blocks, 16 mi
 test_main() {
 	local p cpus
 
-	for p in nsectors hardsect_size ndevices max_part major_num queue_mode; do
+	for p in nsectors hardsect_size ndevices max_part major_num queue_mode poll_queues; do
 		modinfo -F parm "$SBD_KO" | grep -q "^$p:." ||
 			fail "modinfo documents no parameter $p"
 	done
-	echo "ok: modinfo documents all six parameters"
+	echo "ok: modinfo documents all seven parameters"
 
 	sbd_load
 	[ -b /dev/sbd0 ] || fail "/dev/sbd0 is missing"

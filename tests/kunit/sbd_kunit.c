@@ -342,11 +342,25 @@ static void sbd_params_invalid(struct kunit *test)
 			-EINVAL);
 }
 
+static void sbd_params_poll_queues(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sbd_check_poll_queues(0, "bio"), 0);
+	KUNIT_EXPECT_EQ(test, sbd_check_poll_queues(0, "mq"), 0);
+	KUNIT_EXPECT_EQ(test, sbd_check_poll_queues(1, "mq"), 0);
+	KUNIT_EXPECT_EQ(test, sbd_check_poll_queues(nr_cpu_ids, "mq"), 0);
+	KUNIT_EXPECT_EQ(test, sbd_check_poll_queues(nr_cpu_ids + 1, "mq"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_check_poll_queues(-1, "mq"), -EINVAL);
+	/* Only blk-mq has poll queues. */
+	KUNIT_EXPECT_EQ(test, sbd_check_poll_queues(1, "bio"), -EINVAL);
+}
+
 static struct kunit_case sbd_params_cases[] = {
 	KUNIT_CASE(sbd_geometry_cylinders),
 	KUNIT_CASE(sbd_geometry_saturates),
 	KUNIT_CASE(sbd_params_valid),
 	KUNIT_CASE(sbd_params_invalid),
+	KUNIT_CASE(sbd_params_poll_queues),
 	{}
 };
 
@@ -517,6 +531,26 @@ static void sbd_attrs_queue_mode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "hw_queues", "1"), 1);
 	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "queue_depth", "64"), 2);
 	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "queue_depth"), "64");
+}
+
+static void sbd_attrs_poll_queues(struct kunit *test)
+{
+	char max[16], over[16];
+
+	snprintf(max, sizeof(max), "%u", nr_cpu_ids);
+	snprintf(over, sizeof(over), "%u", nr_cpu_ids + 1);
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "poll_queues"), "0");
+	/* Poll queues are blk-mq's. */
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "queue_mode", "bio"), 3);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "poll_queues", "1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "queue_mode", "mq"), 2);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "poll_queues", max),
+			(ssize_t)strlen(max));
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "poll_queues"), max);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "poll_queues", over), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "poll_queues", "-1"), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, sbd_kunit_show(test, "poll_queues"), max);
+	KUNIT_EXPECT_EQ(test, sbd_kunit_store(test, "poll_queues", "0"), 1);
 }
 
 /* ---- the shared I/O description -------------------------------------------- */
@@ -773,6 +807,7 @@ static struct kunit_case sbd_dev_cases[] = {
 	KUNIT_CASE(sbd_attrs_out_of_range),
 	KUNIT_CASE(sbd_attrs_cross_checks),
 	KUNIT_CASE(sbd_attrs_queue_mode),
+	KUNIT_CASE(sbd_attrs_poll_queues),
 	KUNIT_CASE(sbd_io_describes_bios),
 	KUNIT_CASE(sbd_io_describes_requests),
 	KUNIT_CASE(sbd_rules_next),

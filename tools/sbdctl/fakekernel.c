@@ -10,9 +10,14 @@
  *   power=1 / 0      makes / removes SYSFS/block/sbdN and sets "device"
  *   size, read_only  while powered also change the disk's sysfs files
  *   queue_mode       "bio" or "mq" (EINVAL else, EBUSY while powered);
- *                    hw_queues and queue_depth are EINVAL on a bio disk;
- *                    power=1 shows it in SYSFS/block/sbdN/sbd/queue_mode.
- *                    An item without it (an older module) is mq only.
+ *                    hw_queues, queue_depth and poll_queues are EINVAL on
+ *                    a bio disk; power=1 shows it in
+ *                    SYSFS/block/sbdN/sbd/queue_mode.  An item without it
+ *                    (an older module) is mq only.
+ *   poll_queues      0 to 256 (default 0); power=1 shows the disk's in
+ *                    SYSFS/block/sbdN/sbd/poll_queues: the item's on an mq
+ *                    disk, 0 on a bio one.  An item without it (an older
+ *                    module) shows none.
  *   rmdir ITEM       powers off and removes the item and its files
  *
  * It is a model of the kernel side, not the kernel: what it shows is how
@@ -55,6 +60,7 @@ static const struct {
 	{ "queue_mode", "bio" },
 	{ "hw_queues", "2" },
 	{ "queue_depth", "128" },
+	{ "poll_queues", "0" },
 	{ "partitions", "15" },
 	{ "discard", "1" },
 	{ "read_only", "0" },
@@ -145,6 +151,16 @@ static void device_of(const char *dir, char *dev, size_t len)
 static void mode_of(const char *dir, char *mode, size_t len)
 {
 	line_of(dir, "queue_mode", mode, len);
+}
+
+/* Whether item dir has attribute attr (the module has it). */
+static bool has_attr(const char *dir, const char *attr)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	return !stat(path, &st);
 }
 
 /* Whether FAKE_FAIL names key; then errno is set to its error. */
@@ -269,6 +285,12 @@ static void power_on(const char *dir)
 		snprintf(path, sizeof(path), "%s/sbd/queue_mode", disk);
 		put(path, mode);
 	}
+	/* the poll queues the disk has: a bio disk has none */
+	if (has_attr(dir, "poll_queues")) {
+		snprintf(item, sizeof(item), "%s/poll_queues", dir);
+		snprintf(path, sizeof(path), "%s/sbd/poll_queues", disk);
+		put_u64(path, strcmp(mode, "bio") ? get(item) : 0);
+	}
 	snprintf(path, sizeof(path), "%s/device", dir);
 	snprintf(item, sizeof(item), "sbd%d", n);
 	put(path, item);
@@ -284,7 +306,7 @@ static int store(const char *dir, const char *attr, const char *val)
 {
 	static const char *const busy[] = {
 		"logical_block_size", "physical_block_size", "hw_queues",
-		"queue_depth", "partitions", "discard",
+		"queue_depth", "poll_queues", "partitions", "discard",
 	};
 	char path[PATH_MAX], dev[64], mode[16], *end;
 	unsigned long long v, lbs;
@@ -317,13 +339,15 @@ static int store(const char *dir, const char *attr, const char *val)
 	if (!strcmp(attr, "physical_block_size"))
 		return pow2(v) && v >= lbs && v <= 65536 ? 0 : -EINVAL;
 	mode_of(dir, mode, sizeof(mode));
-	if ((!strcmp(attr, "hw_queues") || !strcmp(attr, "queue_depth")) &&
-	    !strcmp(mode, "bio"))
+	if ((!strcmp(attr, "hw_queues") || !strcmp(attr, "queue_depth") ||
+	     !strcmp(attr, "poll_queues")) && !strcmp(mode, "bio"))
 		return -EINVAL;
 	if (!strcmp(attr, "hw_queues"))
 		return v >= 1 && v <= 256 ? 0 : -EINVAL;
 	if (!strcmp(attr, "queue_depth"))
 		return v >= 1 && v <= 1024 ? 0 : -EINVAL;
+	if (!strcmp(attr, "poll_queues"))
+		return v <= 256 ? 0 : -EINVAL;
 	if (!strcmp(attr, "partitions"))
 		return v <= 255 ? 0 : -EINVAL;
 	if (!strcmp(attr, "discard"))

@@ -82,6 +82,9 @@ static const char usage_create[] =
 "      --queues N                   hardware queues; implies --queue-mode mq\n"
 "      --queue-depth N              tags per hardware queue; implies\n"
 "                                   --queue-mode mq\n"
+"      --poll-queues N              hardware queues for polled I/O (io_uring\n"
+"                                   IOPOLL, RWF_HIPRI), besides the others;\n"
+"                                   implies --queue-mode mq\n"
 "      --partitions N               most partitions the disk can hold\n"
 "      --no-discard                 do not support discard\n"
 "  -r, --read-only                  make the disk read-only\n"
@@ -102,8 +105,9 @@ static const char usage_list[] =
 "  -b, --bytes  sizes in bytes instead of 1K, 1.5G...\n"
 "  -J, --json   a JSON array of objects: device (null when off), name (null\n"
 "               for module-parameter disks), size, log-sec, phy-sec,\n"
-"               queue-mode (\"bio\" or \"mq\", null when unknown), memory\n"
-"               (bytes; null when off), ro (true or false)\n"
+"               queue-mode (\"bio\" or \"mq\", null when unknown),\n"
+"               poll-queues (null when unknown), memory (bytes; null when\n"
+"               off), ro (true or false)\n"
 "  -h, --help   show this help\n"
 "\n"
 "Exit status: 0 shown, 1 error, 2 usage, 3 no module.\n";
@@ -395,6 +399,9 @@ static int read_disk(int index, struct sbd_entry *e)
 	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/queue_mode", sys_root,
 		 index);
 	e->mode = read_mode(path);
+	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/poll_queues", sys_root,
+		 index);
+	e->has_polls = !read_u64(path, &e->polls);
 	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/name", sys_root, index);
 	if (read_file(path, e->name, sizeof(e->name)) || strchr(e->name, '/'))
 		e->name[0] = '\0';
@@ -429,6 +436,11 @@ static int read_item(const char *name, struct sbd_entry *e)
 	e->ro = ro;
 	item_path(path, name, "queue_mode");
 	e->mode = read_mode(path);
+	/* a bio disk keeps poll_queues for when it is mq again: it has none */
+	item_path(path, name, "poll_queues");
+	e->has_polls = !read_u64(path, &e->polls);
+	if (e->mode == QUEUE_MODE_BIO)
+		e->polls = 0;
 	return 0;
 }
 
@@ -562,6 +574,11 @@ static void print_json(const struct table *t)
 		mode = queue_mode_name(e->mode);
 		if (mode)
 			printf("\"%s\"", mode);
+		else
+			fputs("null", stdout);
+		fputs(", \"poll-queues\": ", stdout);
+		if (e->has_polls)
+			printf("%llu", (unsigned long long)e->polls);
 		else
 			fputs("null", stdout);
 		fputs(", \"memory\": ", stdout);
@@ -777,7 +794,7 @@ static int cmd_list(int argc, char **argv)
  * its name.
  */
 enum {
-	OPT_LBS, OPT_PBS, OPT_SIZE, OPT_MODE, OPT_QUEUES, OPT_DEPTH,
+	OPT_LBS, OPT_PBS, OPT_SIZE, OPT_MODE, OPT_QUEUES, OPT_DEPTH, OPT_POLL,
 	OPT_PARTS, OPT_DISCARD, OPT_RO, NR_CREATE_ATTRS
 };
 
@@ -792,6 +809,7 @@ static const struct create_attr {
 	[OPT_MODE]	= { "queue_mode", "--queue-mode" },
 	[OPT_QUEUES]	= { "hw_queues", "--queues" },
 	[OPT_DEPTH]	= { "queue_depth", "--queue-depth" },
+	[OPT_POLL]	= { "poll_queues", "--poll-queues" },
 	[OPT_PARTS]	= { "partitions", "--partitions" },
 	[OPT_DISCARD]	= { "discard", "--no-discard" },
 	[OPT_RO]	= { "read_only", "--read-only" },
@@ -880,6 +898,7 @@ static int cmd_create(int argc, char **argv)
 		{ "queue-mode", required_argument, NULL, 'M' },
 		{ "queues", required_argument, NULL, 'q' },
 		{ "queue-depth", required_argument, NULL, 'd' },
+		{ "poll-queues", required_argument, NULL, 'O' },
 		{ "partitions", required_argument, NULL, 'p' },
 		{ "no-discard", no_argument, NULL, 'D' },
 		{ "read-only", no_argument, NULL, 'r' },
@@ -919,9 +938,10 @@ static int cmd_create(int argc, char **argv)
 			break;
 		case 'q':
 		case 'd':
+		case 'O':
 		case 'p':
 			a = opt == 'q' ? OPT_QUEUES : opt == 'd' ? OPT_DEPTH :
-			    OPT_PARTS;
+			    opt == 'O' ? OPT_POLL : OPT_PARTS;
 			if (parse_uint(optarg, UINT32_MAX, &val[a]))
 				ret = usage_error("create", "invalid number '%s' for %s",
 						  optarg, create_attrs[a].option);
@@ -959,7 +979,7 @@ static int cmd_create(int argc, char **argv)
 	if (!set[OPT_SIZE])
 		return usage_error("create", "--size is required");
 	/* hardware queues are blk-mq's: they ask for mq, a bio disk has none */
-	for (i = OPT_QUEUES; i <= OPT_DEPTH; i++) {
+	for (i = OPT_QUEUES; i <= OPT_POLL; i++) {
 		if (!set[i])
 			continue;
 		if (!set[OPT_MODE]) {

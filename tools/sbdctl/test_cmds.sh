@@ -127,9 +127,10 @@ fresh() {
 	mkdir -p "$R/sys/module/sbd" "$R/sys/block" "$CFS"
 }
 
-# sysfs_disk N SECTORS LBS PBS RO MEM NAME [MODE]: /sys/block/sbdN of a
-# powered disk; NAME "" for a module-parameter disk, "-" for no sbd/name
-# file; no sbd/queue_mode file without MODE.
+# sysfs_disk N SECTORS LBS PBS RO MEM NAME [MODE [POLLS]]: /sys/block/sbdN
+# of a powered disk; NAME "" for a module-parameter disk, "-" for no
+# sbd/name file; no sbd/queue_mode file without MODE, no sbd/poll_queues
+# without POLLS.
 sysfs_disk() {
 	local d=$R/sys/block/sbd$1
 
@@ -141,10 +142,12 @@ sysfs_disk() {
 	echo "$6" >"$d/sbd/mem_bytes"
 	[ "$7" = - ] || echo "$7" >"$d/sbd/name"
 	[ -z "${8-}" ] || echo "$8" >"$d/sbd/queue_mode"
+	[ -z "${9-}" ] || echo "$9" >"$d/sbd/poll_queues"
 }
 
-# item NAME SIZE LBS PBS RO [DEVICE [MODE]]: a configfs item, powered with
-# DEVICE (not if ""), with a queue_mode file if MODE.
+# item NAME SIZE LBS PBS RO [DEVICE [MODE [POLLS]]]: a configfs item,
+# powered with DEVICE (not if ""), with a queue_mode file if MODE, a
+# poll_queues file if POLLS.
 item() {
 	local d=$CFS/$1
 
@@ -156,23 +159,26 @@ item() {
 	echo "${6-}" >"$d/device"
 	if [ -n "${6-}" ]; then echo 1; else echo 0; fi >"$d/power"
 	[ -z "${7-}" ] || echo "$7" >"$d/queue_mode"
+	[ -z "${8-}" ] || echo "$8" >"$d/poll_queues"
 	echo "size,logical_block_size,physical_block_size,read_only,power,device,features" \
 		>"$d/features"
 }
 
 # The tree of most tests: sbd0 from the module parameters (bio), alpha on
-# sbd2 (mq), gamma on sbd10 (its sysfs without sbd/name and sbd/queue_mode,
-# as an older module's), beta (mq) and zeta (bio) powered off.  The mode of
-# a powered disk is in sysfs only, so that the table shows where it is read.
+# sbd2 (mq, 2 poll queues), gamma on sbd10 (its sysfs without sbd/name,
+# sbd/queue_mode and sbd/poll_queues, as an older module's), beta (mq, 4
+# poll queues) and zeta (bio, keeping a poll_queues of 3 that a bio disk
+# does not have) powered off.  The mode and poll queues of a powered disk
+# are in sysfs only, so that the table shows where they are read.
 populated() {
 	fresh
-	sysfs_disk 0 131072 512 4096 0 0 "" bio
-	sysfs_disk 2 3145728 4096 4096 1 12288 alpha mq
+	sysfs_disk 0 131072 512 4096 0 0 "" bio 0
+	sysfs_disk 2 3145728 4096 4096 1 12288 alpha mq 2
 	item alpha 1610612736 4096 4096 1 sbd2
 	sysfs_disk 10 2147483648 512 4096 0 1048576 -
 	item gamma 1099511627776 512 4096 0 sbd10
-	item zeta 536870912 512 4096 0 "" bio
-	item beta 1073741824 4096 4096 1 "" mq
+	item zeta 536870912 512 4096 0 "" bio 3
+	item beta 1073741824 4096 4096 1 "" mq 4
 }
 
 TABLE='DEVICE     NAME  SIZE LOG-SEC PHY-SEC MODE MEMORY RO
@@ -190,11 +196,11 @@ TABLE_BYTES='DEVICE     NAME           SIZE LOG-SEC PHY-SEC MODE  MEMORY RO
 -          zeta      536870912     512    4096 bio        -  0'
 
 JSON='[
-  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": 0, "ro": false},
-  {"device": "/dev/sbd2", "name": "alpha", "size": 1610612736, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "memory": 12288, "ro": true},
-  {"device": "/dev/sbd10", "name": "gamma", "size": 1099511627776, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "memory": 1048576, "ro": false},
-  {"device": null, "name": "beta", "size": 1073741824, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "memory": null, "ro": true},
-  {"device": null, "name": "zeta", "size": 536870912, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": null, "ro": false}
+  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "ro": false},
+  {"device": "/dev/sbd2", "name": "alpha", "size": 1610612736, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 12288, "ro": true},
+  {"device": "/dev/sbd10", "name": "gamma", "size": 1099511627776, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 1048576, "ro": false},
+  {"device": null, "name": "beta", "size": 1073741824, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "ro": true},
+  {"device": null, "name": "zeta", "size": 536870912, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "ro": false}
 ]'
 
 NOMOD="sbdctl: sbd module is not loaded (modprobe sbd)"
@@ -264,12 +270,17 @@ for s in 12Q 1.5G -1 0 "" " 1G" 1G1 18446744073709551616 16384P 1E; do
 done
 sbd create --size 1G --sector-size 4X
 expect "create: invalid --sector-size" 2 "" "sbdctl: invalid size '4X' (see 'sbdctl create --help')"
-for o in --queues --queue-depth --partitions; do
+for o in --queues --queue-depth --poll-queues --partitions; do
 	sbd create --size 1G $o 1x
 	expect "create: invalid $o" 2 "" "sbdctl: invalid number '1x' for $o (see 'sbdctl create --help')"
 done
 sbd create --size 1G --queues 4294967296
 expect "create: --queues past 32 bits" 2 "" "sbdctl: invalid number '4294967296' for --queues (see 'sbdctl create --help')"
+for v in -1 "" " 2" 2K 4294967296; do
+	sbd create --size 1G --poll-queues "$v"
+	expect "create: invalid --poll-queues '$v'" 2 "" \
+		"sbdctl: invalid number '$v' for --poll-queues (see 'sbdctl create --help')"
+done
 for m in fifo MQ Bio "" "bio " "mq
 "; do
 	sbd create --size 1G --queue-mode "$m"
@@ -278,7 +289,7 @@ for m in fifo MQ Bio "" "bio " "mq
 done
 sbd create --size 1G --queue-mode
 expect "create: --queue-mode without value" 2 "" "sbdctl: option '--queue-mode' needs a value (see 'sbdctl create --help')"
-for o in --queues --queue-depth; do
+for o in --queues --queue-depth --poll-queues; do
 	sbd create --size 1G --queue-mode bio $o 4
 	expect "create: $o with --queue-mode bio" 2 "" \
 		"sbdctl: $o needs --queue-mode mq (see 'sbdctl create --help')"
@@ -289,18 +300,27 @@ done
 sbd create --size 1G --queue-mode mq --queue-mode bio --queue-depth 4
 expect "create: the last --queue-mode counts" 2 "" \
 	"sbdctl: --queue-depth needs --queue-mode mq (see 'sbdctl create --help')"
+sbd create --poll-queues 0 --size 1G --queue-mode bio
+expect "create: --poll-queues 0 with --queue-mode bio too" 2 "" \
+	"sbdctl: --poll-queues needs --queue-mode mq (see 'sbdctl create --help')"
 sbd create --help
 why=""
-for w in "--queue-mode MODE" "--queues N                   hardware queues; implies --queue-mode mq"; do
+for w in "--queue-mode MODE" "--queues N                   hardware queues; implies --queue-mode mq" \
+	 "--poll-queues N              hardware queues for polled I/O (io_uring" \
+	 "IOPOLL, RWF_HIPRI), besides the others;"; do
 	grep -qF -- "$w" <<<"$out" || why+="missing: $w"$'\n'
 done
-result "create --help: --queue-mode, and what --queues implies" "$why"
+got=$(grep -A 2 -e "--poll-queues N" <<<"$out" | tail -n 1)
+[ "$got" = "                                   implies --queue-mode mq" ] ||
+	why+="--poll-queues does not say it implies mq: $got"$'\n'
+result "create --help: --queue-mode, --poll-queues, and what --queues and --poll-queues imply" "$why"
 sbd list --help
 why=""
-for w in "MODE is the queue mode, bio or mq" "queue-mode (\"bio\" or \"mq\", null when unknown)"; do
+for w in "MODE is the queue mode, bio or mq" "queue-mode (\"bio\" or \"mq\", null when unknown)" \
+	 "poll-queues (null when unknown)"; do
 	grep -qF -- "$w" <<<"$out" || why+="missing: $w"$'\n'
 done
-result "list --help: the MODE column and the queue-mode key" "$why"
+result "list --help: the MODE column, the queue-mode and poll-queues keys" "$why"
 for name in sbd3 sbd1p1 .x "a b" a/b ""; do
 	sbd create --size 1G --name "$name"
 	expect "create: invalid name '$name'" 2 "" \
@@ -341,6 +361,9 @@ expect "no module: a usage error is still one (exit 2)" 2 "" \
 sbd create --size 1G --queue-mode bio --queues 2
 expect "no module: --queues with --queue-mode bio is still a usage error" 2 "" \
 	"sbdctl: --queues needs --queue-mode mq (see 'sbdctl create --help')"
+sbd create --size 1G --poll-queues 2 --queue-mode bio
+expect "no module: --poll-queues with --queue-mode bio is still a usage error" 2 "" \
+	"sbdctl: --poll-queues needs --queue-mode mq (see 'sbdctl create --help')"
 sbd create --size 1G
 expect_ls "no module: create made nothing" "$CFS" "alpha beta gamma zeta"
 
@@ -384,8 +407,8 @@ expect "list --json: exact objects" 0 "$JSON" ""
 sbd list -J --bytes
 expect "list -J --bytes: the same JSON" 0 "$JSON" ""
 if command -v jq >/dev/null; then
-	got=$(jq -c '[.[] | [.device, .name, .size, ."queue-mode", .memory, .ro]]' <<<"$out" 2>&1)
-	want='[["/dev/sbd0",null,67108864,"bio",0,false],["/dev/sbd2","alpha",1610612736,"mq",12288,true],["/dev/sbd10","gamma",1099511627776,null,1048576,false],[null,"beta",1073741824,"mq",null,true],[null,"zeta",536870912,"bio",null,false]]'
+	got=$(jq -c '[.[] | [.device, .name, .size, ."queue-mode", ."poll-queues", .memory, .ro]]' <<<"$out" 2>&1)
+	want='[["/dev/sbd0",null,67108864,"bio",0,0,false],["/dev/sbd2","alpha",1610612736,"mq",2,12288,true],["/dev/sbd10","gamma",1099511627776,null,null,1048576,false],[null,"beta",1073741824,"mq",4,null,true],[null,"zeta",536870912,"bio",0,null,false]]'
 	result "list --json parses with jq, values and types right" \
 		"$([ "$got" = "$want" ] || echo "jq: $got")"
 else
@@ -410,8 +433,8 @@ expect "list: stray files skipped, odd names escaped, no queue_mode is -" 0 \
 -          zeta     512M     512    4096 bio       -  0' ""
 sbd list --json
 got=$(sed -n 6p <<<"$out")
-result "list --json: odd name escaped, no queue_mode is null" \
-	"$([ "$got" = '  {"device": null, "name": "q\"x y", "size": 4096, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "memory": null, "ro": false},' ] || echo "got: $got")"
+result "list --json: odd name escaped, no queue_mode nor poll_queues is null" \
+	"$([ "$got" = '  {"device": null, "name": "q\"x y", "size": 4096, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "ro": false},' ] || echo "got: $got")"
 
 populated
 echo fifo >"$R/sys/block/sbd0/sbd/queue_mode"
@@ -512,7 +535,8 @@ expect_files "... the disk in sysfs" "$R/sys/block/sbd1/size $R/sys/block/sbd1/s
 disk0"
 
 ksbd create --size 1G --sector-size 4096 --physical-sector-size 8K --name big \
-	--queues 4 --queue-depth 64 --partitions 0 --no-discard --read-only
+	--queues 4 --queue-depth 64 --poll-queues 3 --partitions 0 --no-discard \
+	--read-only
 expect "create with every option" 0 "/dev/sbd2" ""
 expect_log "... block sizes first, --queues implies queue_mode=mq before them, power last" "big mkdir
 big logical_block_size=4096
@@ -521,23 +545,26 @@ big size=1073741824
 big queue_mode=mq
 big hw_queues=4
 big queue_depth=64
+big poll_queues=3
 big partitions=0
 big discard=0
 big read_only=1
 big power=1"
 expect_files "... every attribute written" "$(printf "$CFS/big/%s " \
 	logical_block_size physical_block_size size queue_mode hw_queues \
-	queue_depth partitions discard read_only power device)" "4096
+	queue_depth poll_queues partitions discard read_only power device)" "4096
 8192
 1073741824
 mq
 4
 64
+3
 0
 0
 1
 1
 sbd2"
+expect_files "... the disk's poll queues in sysfs" "$R/sys/block/sbd2/sbd/poll_queues" 3
 ksbd create -s 1M -r
 expect "create: the next free name, short options" 0 "/dev/sbd3" ""
 expect_files "... disk1, read-only" "$CFS/disk1/read_only $R/sys/block/sbd3/ro" "1
@@ -576,6 +603,13 @@ check_refused "size written after the block size" "sbdctl: size=6144: Invalid ar
 check_refused "queue depth 5000" "sbdctl: queue_depth=5000: Invalid argument" \
 	--size 1G --queue-depth 5000
 check_refused "0 queues" "sbdctl: hw_queues=0: Invalid argument" --size 1G --queues 0
+check_refused "300 poll queues" "sbdctl: poll_queues=300: Invalid argument" \
+	--size 1G --poll-queues 300
+expect_log "... undone: rmdir after the refused poll_queues" "disk2 mkdir
+disk2 size=1073741824
+disk2 queue_mode=mq
+disk2 poll_queues=300
+disk2 rmdir"
 FAKE_FAIL=power=1:12 check_refused "power=1 fails" "sbdctl: power=1: Cannot allocate memory" --size 1G
 FAKE_NODEV=1 check_refused "power=1 made no device" \
 	"sbdctl: power=1 gave no device ('' in $CFS/disk2/device)" --size 1G
@@ -719,13 +753,13 @@ expect "list: MODE of each, powered-off ones from configfs" 0 \
 -         qbio     1M     512    4096 bio       -  0' ""
 sbd list --json
 expect "list --json: queue-mode of each" 0 '[
-  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": 0, "ro": false},
-  {"device": "/dev/sbd1", "name": "dflt", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": 0, "ro": false},
-  {"device": "/dev/sbd2", "name": "qmq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "memory": 0, "ro": false},
-  {"device": "/dev/sbd4", "name": "qdepth", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "memory": 0, "ro": false},
-  {"device": "/dev/sbd5", "name": "both", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "memory": 0, "ro": false},
-  {"device": null, "name": "mqdef", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "memory": null, "ro": false},
-  {"device": null, "name": "qbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "memory": null, "ro": false}
+  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": null, "memory": 0, "ro": false},
+  {"device": "/dev/sbd1", "name": "dflt", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "ro": false},
+  {"device": "/dev/sbd2", "name": "qmq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "ro": false},
+  {"device": "/dev/sbd4", "name": "qdepth", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "ro": false},
+  {"device": "/dev/sbd5", "name": "both", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "ro": false},
+  {"device": null, "name": "mqdef", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": null, "ro": false},
+  {"device": null, "name": "qbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "ro": false}
 ]' ""
 
 QM_ITEMS="both dflt mqdef qbio qdepth qmq"
@@ -772,17 +806,118 @@ kwrite "$CFS/m/hw_queues" 4
 expect "fake: hw_queues on a bio disk is EINVAL" 1 "" "Invalid argument"
 kwrite "$CFS/m/queue_depth" 4
 expect "fake: queue_depth on a bio disk is EINVAL" 1 "" "Invalid argument"
+kwrite "$CFS/m/poll_queues" 0
+expect "fake: poll_queues on a bio disk is EINVAL, even 0" 1 "" "Invalid argument"
 kwrite "$CFS/m/queue_mode" fifo
 expect "fake: queue_mode=fifo is EINVAL" 1 "" "Invalid argument"
 kwrite "$CFS/m/queue_mode" mq
 expect "fake: queue_mode=mq" 0 "" ""
 kwrite "$CFS/m/hw_queues" 4
 expect "fake: hw_queues on an mq disk" 0 "" ""
+kwrite "$CFS/m/poll_queues" 257
+expect "fake: poll_queues=257 is EINVAL" 1 "" "Invalid argument"
+kwrite "$CFS/m/poll_queues" 2
+expect "fake: poll_queues on an mq disk" 0 "" ""
 kwrite "$CFS/m/power" 1
 kwrite "$CFS/m/queue_mode" bio
 expect "fake: queue_mode while powered is EBUSY" 1 "" "Device or resource busy"
-expect_files "... the modes kept" "$CFS/m/queue_mode $R/sys/block/sbd6/sbd/queue_mode" "mq
-mq"
+kwrite "$CFS/m/poll_queues" 1
+expect "fake: poll_queues while powered is EBUSY" 1 "" "Device or resource busy"
+expect_files "... the modes and poll queues kept" \
+	"$CFS/m/queue_mode $R/sys/block/sbd6/sbd/queue_mode $CFS/m/poll_queues $R/sys/block/sbd6/sbd/poll_queues" "mq
+mq
+2
+2"
+
+# ---- poll queues, with the fake kernel -------------------------------------
+
+fresh
+sysfs_disk 0 131072 512 4096 0 0 "" bio 0
+rm -f "$TMP/log"
+ksbd create --size 1M --name pq --poll-queues 2
+expect "create --poll-queues alone: mq implied" 0 "/dev/sbd1" ""
+expect_log "... queue_mode=mq before poll_queues, power last" "pq mkdir
+pq size=1048576
+pq queue_mode=mq
+pq poll_queues=2
+pq power=1"
+expect_files "... mq and 2 poll queues in configfs and sysfs" \
+	"$CFS/pq/queue_mode $CFS/pq/poll_queues $R/sys/block/sbd1/sbd/queue_mode $R/sys/block/sbd1/sbd/poll_queues" "mq
+2
+mq
+2"
+ksbd create --size 1M --name pq0 --poll-queues 0 --queue-mode mq
+expect "create --poll-queues 0 --queue-mode mq" 0 "/dev/sbd2" ""
+expect_log "... poll_queues=0 written" "pq0 mkdir
+pq0 size=1048576
+pq0 queue_mode=mq
+pq0 poll_queues=0
+pq0 power=1"
+ksbd create --size 1M --name pbio
+expect "create a bio disk" 0 "/dev/sbd3" ""
+expect_log "... writes no poll_queues" "pbio mkdir
+pbio size=1048576
+pbio power=1"
+expect_files "... which has no poll queues" "$R/sys/block/sbd3/sbd/poll_queues" 0
+ksbd create --size 1M --name poff --poll-queues 4
+kwrite "$CFS/poff/power" 0
+# mq with 3 poll queues, then bio: the item keeps 3, the disk has none
+ksbd create --size 1M --name pkept --poll-queues 3
+kwrite "$CFS/pkept/power" 0
+kwrite "$CFS/pkept/queue_mode" bio
+expect_files "... a bio item keeps its poll_queues" "$CFS/pkept/poll_queues" 3
+# $OLD, the module older than queue_mode, has no poll_queues either
+FAKE_FEATURES=$OLD ksbd create --size 1M --name pold --queues 2
+expect "create on an older module" 0 "/dev/sbd4" ""
+expect_files "... no sbd/poll_queues in sysfs" "$R/sys/block/sbd4/sbd/poll_queues" \
+	"cat: $R/sys/block/sbd4/sbd/poll_queues: No such file or directory"
+FAKE_FEATURES=$OLD ksbd create --size 1M --name poldoff
+kwrite "$CFS/poldoff/power" 0
+rm -f "$TMP/log"
+sbd list --json
+expect "list --json: poll-queues of each; 0 on bio, null on an older module" 0 '[
+  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "ro": false},
+  {"device": "/dev/sbd1", "name": "pq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 0, "ro": false},
+  {"device": "/dev/sbd2", "name": "pq0", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "ro": false},
+  {"device": "/dev/sbd3", "name": "pbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "ro": false},
+  {"device": "/dev/sbd4", "name": "pold", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 0, "ro": false},
+  {"device": null, "name": "pkept", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "ro": false},
+  {"device": null, "name": "poff", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "ro": false},
+  {"device": null, "name": "poldoff", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "ro": false}
+]' ""
+sbd list
+expect "list: the table has no poll queues column" 0 \
+'DEVICE    NAME    SIZE LOG-SEC PHY-SEC MODE MEMORY RO
+/dev/sbd0 -        64M     512    4096 bio      0B  0
+/dev/sbd1 pq        1M     512    4096 mq       0B  0
+/dev/sbd2 pq0       1M     512    4096 mq       0B  0
+/dev/sbd3 pbio      1M     512    4096 bio      0B  0
+/dev/sbd4 pold      1M     512    4096 -        0B  0
+-         pkept     1M     512    4096 bio       -  0
+-         poff      1M     512    4096 mq        -  0
+-         poldoff   1M     512    4096 -         -  0' ""
+
+P_ITEMS="pbio pkept poff pold poldoff pq pq0"
+P_DISKS="sbd0 sbd1 sbd2 sbd3 sbd4"
+FAKE_FAIL=poll_queues=2:22 ksbd create --size 1M --name pfail --poll-queues 2
+expect "create: poll_queues refused by the kernel, exit 1, names it" 1 "" \
+	"sbdctl: poll_queues=2: Invalid argument"
+expect_log "... undone" "pfail mkdir
+pfail size=1048576
+pfail queue_mode=mq
+pfail poll_queues=2
+pfail rmdir"
+expect_ls "... nothing left in configfs" "$CFS" "$P_ITEMS"
+expect_ls "... nor in sysfs" "$R/sys/block" "$P_DISKS"
+NOPOLL=size,logical_block_size,physical_block_size,queue_mode,hw_queues,queue_depth,partitions,discard,read_only,power,device,features
+for f in "$NOPOLL" "$OLD"; do
+	FAKE_FEATURES=$f ksbd create --size 1M --name pnone --poll-queues 2
+	expect "module without poll_queues${f/$OLD/ nor queue_mode}: --poll-queues refused, exit 1" 1 "" \
+		"sbdctl: --poll-queues is not supported by the loaded sbd module (no poll_queues attribute)"
+	expect_log "... before anything is written, undone" "pnone mkdir
+pnone rmdir"
+	expect_ls "... nothing left in configfs" "$CFS" "$P_ITEMS"
+done
 
 echo "1..$n"
 [ "$failed" = 0 ] || echo "# $failed of $n failed"

@@ -129,6 +129,8 @@ struct sbd_entry {
 	uint64_t size;			/* bytes */
 	uint64_t lbs, pbs;		/* logical, physical block size */
 	enum queue_mode mode;		/* QUEUE_MODE_UNKNOWN if not shown */
+	uint64_t polls;			/* poll queues */
+	bool has_polls;			/* polls known (the module shows them) */
 	uint64_t mem;			/* bytes held */
 	bool has_mem;			/* mem known (powered disks) */
 	bool ro;
