@@ -9,7 +9,9 @@ Usage: report.py --results FILE --raw DIR --out PREFIX [--meta KEY=VALUE]...
 
 --previous CSV: the CSV of an earlier report; sbd-mq is compared with its
 sbd-mq medians, or, in a report from before the two queue modes, with its
-"sbd" ones (sbd was blk-mq then).
+"sbd" ones (sbd was blk-mq then); on the polled rows with its sbd-mq-poll
+ones.  A CSV from before the polled rows (or the ios, polled and
+disk_reads columns) loads as well.
 """
 import argparse
 import base64
@@ -24,14 +26,26 @@ import sys
 DEVICES = ["sbd-bio", "sbd-mq", "brd", "nullb-mem", "nullb-nomem"]
 # The trim row's extra disks (made only for it).
 CACHE_DEVICES = ["sbd-bio-cache", "sbd-mq-cache"]
+# The polled rows' extra disks (made only for them): one poll queue each.
+POLL_DEVICES = ["sbd-mq-poll", "nullb-mem-poll"]
+# In the polled rows the main table's sbd mq and null_blk mem columns show
+# these disks (driven with --hipri); the plain disks' runs of the same jobs
+# are in the "Polled I/O" section.
+POLL_OF = {"sbd-mq": "sbd-mq-poll", "nullb-mem": "nullb-mem-poll"}
+# Everything a polled row runs on, in the "Polled I/O" section's order:
+# sbd-mq-hipri is the sbd-mq disk (no poll queue) driven with --hipri.
+POLL_RUNS = ["sbd-mq-poll", "nullb-mem-poll", "sbd-mq", "sbd-mq-hipri", "nullb-mem"]
 SBD = ["sbd-bio", "sbd-mq"]
 DEV_LABEL = {
     "sbd-bio": "sbd bio",
     "sbd-mq": "sbd mq",
     "sbd-bio-cache": "sbd bio cache=1",
     "sbd-mq-cache": "sbd mq cache=1",
+    "sbd-mq-poll": "sbd mq poll",
+    "sbd-mq-hipri": "sbd mq --hipri, no poll queue",
     "brd": "brd",
     "nullb-mem": "null_blk mem",
+    "nullb-mem-poll": "null_blk mem poll",
     "nullb-nomem": "null_blk nomem",
 }
 COLORS = {"sbd-bio": "#d62728", "sbd-mq": "#ff9f40", "brd": "#1f77b4", "nullb-mem": "#2ca02c",
@@ -48,6 +62,10 @@ FIO_ROWS = {
                         "4k randread\\nio\\\\_uring qd32"),
     "rw4k-uring-qd1": ("4 KiB random write, io_uring, iodepth 1, 1 job", "IOPS",
                        "4k randwrite\\nio\\\\_uring qd1"),
+    "rr4k-poll-qd1": ("4 KiB random read, io_uring IOPOLL (--hipri), iodepth 1, 1 job", "IOPS",
+                      "4k randread\\nIOPOLL qd1"),
+    "rr4k-poll-qd32": ("4 KiB random read, io_uring IOPOLL (--hipri), iodepth 32, 1 job", "IOPS",
+                       "4k randread\\nIOPOLL qd32"),
     "sr1m-psync-1j": ("1 MiB sequential read, psync, 1 job", "MB/s", "1M seq read\\npsync 1 job"),
     "sw1m-psync-1j": ("1 MiB sequential write, psync, 1 job", "MB/s", "1M seq write\\npsync 1 job"),
 }
@@ -64,6 +82,15 @@ ROWS.update({
                       "ext4 4k randwrite\\nfsync=1 16 files"),
 })
 FS_KV = {"fs-copy": "copy_s", "fs-rm": "rm_s", "fs-fstrim": "fstrim_s"}
+POLL_ROWS = ["rr4k-poll-qd1", "rr4k-poll-qd32"]
+CSV_FIELDS = ["row", "device", "round", "iops", "MBps", "lat_mean_us", "runtime_ms", "seconds",
+              "ios", "polled", "disk_reads"]
+
+
+def run_dev(row, d):
+    """The disk whose runs fill column d of the main table and the chart in
+    row: in the polled rows, sbd mq and null_blk mem are their poll disks."""
+    return POLL_OF.get(d, d) if row in POLL_ROWS else d
 
 
 def decode(path):
@@ -166,9 +193,9 @@ def read_previous(path):
     dev = "sbd-mq" if "sbd-mq" in devs else "sbd"
     prev = {}
     for r in rows:
-        if r["device"] != dev:
-            continue
         row = r["row"]
+        if r["device"] != (run_dev(row, "sbd-mq") if dev == "sbd-mq" else dev):
+            continue
         if row == "prefill" and r["round"] == "speed" and dev == "sbd":
             row = "fill1m"
         if row not in ROWS:
@@ -202,8 +229,10 @@ def main():
     meta = kv(records["meta"][1])
     devs = [d for d in DEVICES if f"dev.{d}" in records]
     cdevs = [d for d in CACHE_DEVICES if f"dev.{d}" in records]
-    cfg = {d: kv(records[f"dev.{d}"][1]) for d in devs + cdevs}
+    pdevs = [d for d in POLL_DEVICES if f"dev.{d}" in records]
+    cfg = {d: kv(records[f"dev.{d}"][1]) for d in devs + cdevs + pdevs}
     trim = kv(records["trim"][1]) if "trim" in records else {}
+    poll = kv(records["poll"][1]) if "poll" in records else {}
     fstree = kv(records["fstree"][1]) if "fstree" in records else {}
     prev_dev, prev = read_previous(a.previous) if a.previous else (None, {})
 
@@ -215,6 +244,7 @@ def main():
             row, dev, rnd = name.split(".")
             unit = ROWS[row][1] if row in ROWS else "MB/s"
             val, side = fio_value(json.loads(data), unit)
+            ps = kv(records[f"pollstat.{name}"][1]) if f"pollstat.{name}" in records else {}
             csv_rows.append({
                 "row": row, "device": dev, "round": rnd,
                 "iops": f"{side['iops']:.0f}",
@@ -222,6 +252,9 @@ def main():
                 "lat_mean_us": f"{side['lat_ns']['mean'] / 1000:.2f}",
                 "runtime_ms": side["runtime"],
                 "seconds": "",
+                "ios": side.get("total_ios", ""),
+                "polled": ps.get("polled", ""),
+                "disk_reads": ps.get("disk_reads", ""),
             })
             if row in ROWS:
                 runs.setdefault((row, dev), []).append(val)
@@ -235,12 +268,16 @@ def main():
                                      "MBps": "", "lat_mean_us": "", "runtime_ms": "",
                                      "seconds": v[key]})
     with open(a.out + ".csv", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["row", "device", "round", "iops", "MBps", "lat_mean_us",
-                                          "runtime_ms", "seconds"])
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, restval="")
         w.writeheader()
         w.writerows(csv_rows)
 
-    rows = [r for r in ROWS if any((r, d) in runs for d in devs + cdevs)]
+    # The main table's and the chart's columns: the five disks, sbd mq and
+    # null_blk mem also when only their poll disks ran (they fill those
+    # columns in the polled rows).
+    cols = [d for d in DEVICES if d in devs or POLL_OF.get(d) in pdevs]
+    rows = [r for r in ROWS if any((r, run_dev(r, d)) in runs for d in cols + cdevs)]
+    prows = [r for r in POLL_ROWS if any((r, d) in runs for d in POLL_RUNS)]
 
     def med(row, dev):
         v = runs.get((row, dev))
@@ -295,6 +332,14 @@ def main():
     p("| fill1m | a freshly made disk (sbd and null_blk: made again through configfs; brd: "
       "module reloaded) written whole: `--rw=write --bs=1M --ioengine=psync --direct=1 "
       "--size=100%` |")
+    if prows:
+        p("| polled rows | `--rw=randread --bs=4k --ioengine=io_uring --iodepth=1` or `32`, with "
+          "`--hipri` (an IOPOLL ring) on sbd mq poll and null_blk mem poll (`poll_queues=1`; made "
+          "for each round, one at a time, written whole first, removed after both rows) and on "
+          "sbd mq (no poll queue: the block layer clears REQ_POLLED and the request ends in "
+          "->queue_rq; a kernel that refuses polled I/O there, EOPNOTSUPP, skips that run); "
+          "without `--hipri` on sbd mq and null_blk mem; the disks rotating per "
+          "round, both rows on each disk in turn |")
     if fstree.get("skipped"):
         p(f"| fs | skipped: {fstree['skipped']} |")
     elif fstree:
@@ -329,7 +374,7 @@ def main():
     p("")
 
     # ---- devices ---------------------------------------------------------------
-    tdevs = devs + cdevs
+    tdevs = devs + cdevs + pdevs
     p("## The disks and their queues")
     p("")
     p("| | " + " | ".join(DEV_LABEL[d] for d in tdevs) + " |")
@@ -346,9 +391,18 @@ def main():
                                          if cfg[d].get("kind") == "blk-mq" else "none (bio-based)"))
     crow("completion", lambda d: (
         "inline in submit_bio" if cfg[d].get("kind") == "bio-based" else
+        "polled I/O: done in queue_rq, ended by ->poll; the rest inline in queue_rq, "
+        "BLK_MQ_F_BLOCKING" if d == "sbd-mq-poll" else
         "inline in queue_rq, BLK_MQ_F_BLOCKING" if d.startswith("sbd") else
-        "inline in queue_rq (irqmode=0)" + (
+        ("polled I/O: listed in queue_rq, done and ended by ->poll; the rest "
+         if d == "nullb-mem-poll" else "")
+        + "inline in queue_rq (irqmode=0)" + (
             ", BLK_MQ_F_BLOCKING" if cfg[d].get("nullb_blocking") == "1" else "")))
+    if pdevs:
+        crow("poll queues", lambda d: (
+            "–" if cfg[d].get("kind") != "blk-mq" else cfg[d].get("sbd_poll_queues")
+            or cfg[d].get("sbd_cfg_poll_queues") or cfg[d].get("nullb_poll_queues") or "0"))
+        crow("io_poll (queue polls)", lambda d: cfg[d].get("io_poll", "?"))
     crow("scheduler", lambda d: (selected(cfg[d].get("scheduler", ""))
                                  if cfg[d].get("kind") == "blk-mq" else "– (bio-based)"))
     crow("logical / physical block", lambda d: f"{cfg[d].get('logical_block_size')} / "
@@ -371,7 +425,10 @@ def main():
       "sbd bio and brd are bio-based: no tags, no request allocation. The sbd disks are runtime "
       "disks of one sbd module loaded with `ndevices=0`."
       + (" The cache=1 disks (emulated volatile write cache) exist only for the trim row."
-         if cdevs else ""))
+         if cdevs else "")
+      + (" The poll disks (" + ", ".join(DEV_LABEL[d] for d in pdevs) + ") exist only for the "
+         "polled rows: the same shape plus one poll queue, the hardware queue after the others, "
+         "which serves only polled I/O (io_uring IOPOLL)." if pdevs else ""))
     p("")
 
     # ---- throughput ------------------------------------------------------------
@@ -383,22 +440,34 @@ def main():
       "seconds they are turned round (other / sbd), so **a ratio above 1 always means sbd is "
       "faster**.")
     p("")
-    head = ["row", "unit"] + [DEV_LABEL[d] for d in devs]
-    pairs = [(s, r) for r in ("brd", "nullb-mem") for s in SBD if s in devs and r in devs]
+    head = ["row", "unit"] + [DEV_LABEL[d] for d in cols]
+    pairs = [(s, r) for r in ("brd", "nullb-mem") for s in SBD if s in cols and r in cols]
     head += [f"{DEV_LABEL[s]} / {DEV_LABEL[r]}" for s, r in pairs]
-    if prev and "sbd-mq" in devs:
+    if prev and "sbd-mq" in cols:
         head.append(f"sbd mq / previous {prev_dev}")
     p("| " + " | ".join(head) + " |")
     p("|---|---|" + "---:|" * (len(head) - 2))
     for row in rows:
         label, unit, _ = ROWS[row]
-        cells = [label, unit] + [cell(row, d) for d in devs]
-        cells += [fmt_ratio(ratio(row, s, r)) for s, r in pairs]
-        if prev and "sbd-mq" in devs:
-            cells.append(fmt_ratio(ratio_of(runs.get((row, "sbd-mq")), prev.get(row), unit)))
+        if row in POLL_ROWS:
+            label += " — sbd mq, null_blk mem: their poll disks"
+        cells = [label, unit] + [cell(row, run_dev(row, d)) for d in cols]
+        cells += [fmt_ratio(ratio(row, run_dev(row, s), run_dev(row, r))) for s, r in pairs]
+        if prev and "sbd-mq" in cols:
+            cells.append(fmt_ratio(ratio_of(runs.get((row, run_dev(row, "sbd-mq"))), prev.get(row),
+                                            unit)))
         p("| " + " | ".join(cells) + " |")
     p("")
+    if any(r in POLL_ROWS for r in rows):
+        p("In the polled rows (IOPOLL) the sbd mq and null_blk mem columns are sbd mq poll and "
+          "null_blk mem poll, the disks with a poll queue, driven with `--hipri`; the same jobs "
+          "on the plain disks, with and without `--hipri`, are in \"Polled I/O\" below.")
+        p("")
     notes = []
+    why = [w.strip() for w in poll.get("skipped", "").split(";")
+           if w.strip().split(":")[0] in POLL_DEVICES]
+    if why and any(r in POLL_ROWS for r in rows):
+        notes.append("polled rows: " + "; ".join(why))
     if "trim4k" in rows and "brd" in devs and not runs.get(("trim4k", "brd")):
         notes.append(f"brd has no discard on this kernel (`discard_max_bytes` "
                      f"{trim.get('brd_discard_max_bytes') or '0'}): no trim4k run")
@@ -411,7 +480,7 @@ def main():
         p("Missing cells: " + "; ".join(notes) + ".")
         p("")
     pre = {d: records.get(f"prefill.{d}.speed") for d in devs}
-    if all(pre.values()):
+    if pre and all(pre.values()):
         p("The prefill of the fio rows (the first write of each disk, one sample): " + ", ".join(
             f"{DEV_LABEL[d]} {fio_value(json.loads(pre[d][1]), 'MB/s')[0]:.0f} MB/s" for d in devs)
           + ". The fill1m row measures the same thing on fresh disks, every round.")
@@ -440,6 +509,78 @@ def main():
             p(f"| {DEV_LABEL[d]} | {cell('trim4k', d)} | {fmt_ratio(rr)} | "
               f"{fmt_mib(freed) if freed is not None else '–'} | {pages} |")
         p("")
+
+    # ---- polled I/O ----------------------------------------------------------------
+    if prows:
+        p("### Polled I/O")
+        p("")
+        p("4 KiB random reads through io_uring; median [min–max] IOPS over the rounds. "
+          "\"--hipri\" is an IOPOLL ring: the submitter spins in ->poll for its completions "
+          "instead of sleeping until they are signalled. sbd mq poll and null_blk mem poll have "
+          "one poll queue (`poll_queues=1`); sbd mq has none, so there `--hipri` only makes "
+          "io_uring spin while the request ends in ->queue_rq as usual (6.1; newer kernels "
+          "refuse it: EOPNOTSUPP)."
+          + (" Not run: " + poll["skipped"].strip().rstrip(";") + "." if poll.get("skipped") else ""))
+        p("")
+        pruns = [d for d in POLL_RUNS if any(runs.get((r, d)) for r in prows)]
+        phead = ["row"] + [DEV_LABEL[d] + ("" if d in POLL_DEVICES or d.endswith("-hipri")
+                                           else ", no --hipri") for d in pruns]
+        pr_pairs = [(x, y) for x, y in (("sbd-mq-poll", "nullb-mem-poll"), ("sbd-mq-poll", "sbd-mq"),
+                                        ("nullb-mem-poll", "nullb-mem"))
+                    if x in pruns and y in pruns]
+        phead += [f"{DEV_LABEL[x]} / {DEV_LABEL[y]}" for x, y in pr_pairs]
+        p("| " + " | ".join(phead) + " |")
+        p("|---|" + "---:|" * (len(phead) - 1))
+        for row in prows:
+            cells = [ROWS[row][0]] + [cell(row, d) for d in pruns]
+            cells += [fmt_ratio(ratio(row, x, y)) for x, y in pr_pairs]
+            p("| " + " | ".join(cells) + " |")
+        p("")
+        # Evidence that polling happened: sbd's count of requests ended by
+        # ->poll, against fio's I/Os (which leave out the ramp) and the
+        # block layer's reads over the same window as the counter.
+        stats = {}
+        for n in sorted(records):
+            if n.startswith("pollstat."):
+                _, row, d, rnd = n.split(".")
+                run = records.get(f"{row}.{d}.{rnd}")
+                stats.setdefault((row, d), []).append(
+                    (kv(records[n][1]), json.loads(run[1]) if run else None))
+        if stats:
+            rt, rp = float(meta.get("runtime") or 0), float(meta.get("ramp") or 0)
+            p("Did it poll? Summed over the rounds: requests sbd ended from ->poll "
+              "(`/sys/block/sbdN/sbd/polled`, read before and after each run), against fio's "
+              "I/Os and against the reads the block layer completed over the counter's own window "
+              "(`/sys/block/DISK/stat`): 1.000 there means every read was completed by polling. "
+              "fio leaves its ramp out of its count, so polled / fio I/Os comes out near "
+              "(runtime + ramp) / runtime"
+              + (f" = {(rt + rp) / rt:.2f}" if rt else "") + " when every read is polled. "
+              "null_blk counts nothing of the kind: its queue's `io_poll` (1: the queue can be "
+              "polled) and its hardware queues (the poll queue included) are all there is.")
+            p("")
+            p("| row | disk | `--hipri` | polled | fio I/Os | reads completed | polled / fio I/Os "
+              "| polled / reads completed | io_poll | hw queues |")
+            p("|---|---|---|---:|---:|---:|---:|---:|---|---:|")
+            for row in prows:
+                for d in POLL_RUNS:
+                    st = stats.get((row, d))
+                    if not st:
+                        continue
+                    pol = [int(k["polled"]) for k, _ in st if k.get("polled", "") != ""]
+                    ios = sum(fio_value(j, "IOPS")[1].get("total_ios", 0) for _, j in st if j)
+                    rds = sum(int(k.get("disk_reads") or 0) for k, _ in st)
+                    hip = "yes" if st[0][0].get("hipri") == "1" else "no"
+                    if pol:
+                        ps = sum(pol)
+                        b = "**" if d in POLL_DEVICES else ""
+                        cols_ = [f"{ps}", f"{ios}", f"{rds}",
+                                 f"{ps / ios:.3f}" if ios else "–",
+                                 f"{b}{ps / rds:.3f}{b}" if rds else "–"]
+                    else:
+                        cols_ = ["– (no counter)", f"{ios}", f"{rds}", "–", "–"]
+                    p(f"| {ROWS[row][0]} | {DEV_LABEL[d]} | {hip} | " + " | ".join(cols_)
+                      + f" | {st[0][0].get('io_poll') or '?'} | {st[0][0].get('hw_queues') or '?'} |")
+            p("")
 
     # ---- targets -----------------------------------------------------------------
     p("## The project's targets")
@@ -470,6 +611,15 @@ def main():
             target("sbd bio >= 1.0 x brd on every row", row, "sbd-bio", "brd", 1.0)
     for d in SBD:
         target(f"{DEV_LABEL[d]} >= 1.0 x null_blk mem on trims", "trim4k", d, "nullb-mem", 1.0)
+    for row in prows:
+        desc = "sbd mq poll ≥ 1.0 × null_blk mem poll on rr4k-poll-qd1 and -qd32"
+        if runs.get((row, "sbd-mq-poll")):
+            target(desc, row, "sbd-mq-poll", "nullb-mem-poll", 1.0, ceil=False)
+        else:
+            why = [w.strip() for w in poll.get("skipped", "").split(";")
+                   if w.strip().startswith("sbd-mq-poll:")]
+            p(f"| {desc} | {ROWS[row][0]} | – | not judged: no sbd mq poll run"
+              + (f" ({'; '.join(why)})" if why else "") + " | – |")
     mem = {d: kv(records[f"mem.{d}"][1]) for d in SBD + ["brd", "nullb-mem"] if f"mem.{d}" in records}
     if "brd" in mem:
         b = int(mem["brd"]["written_kib"])
@@ -483,17 +633,19 @@ def main():
             p(f"| memory per GiB written within 1% of brd's | whole-disk write | "
               f"{DEV_LABEL[d]} {fmt_mib(s)}, brd {fmt_mib(b)}: {100 * dv:+.2f}% | "
               f"{'yes' if ok else '**no**'} | – |")
-    if prev and "sbd-mq" in devs:
+    if prev and "sbd-mq" in cols:
         for row in rows:
-            r = ratio_of(runs.get((row, "sbd-mq")), prev.get(row), ROWS[row][1])
+            r = ratio_of(runs.get((row, run_dev(row, "sbd-mq"))), prev.get(row), ROWS[row][1])
             if r:
-                target(f"sbd mq no slower than the previous report's {prev_dev}", row, "sbd-mq",
-                       f"previous {prev_dev}", 1.0, r=r, ceil=False)
+                pd = run_dev(row, prev_dev)
+                target(f"{DEV_LABEL[run_dev(row, 'sbd-mq')]} no slower than the previous report's "
+                       f"{pd}", row, "sbd-mq", f"previous {pd}", 1.0, r=r, ceil=False)
     p("")
     p(f"{sum(verdicts)} of {len(verdicts)} met.")
     p("")
     p("Not targets, information: sbd mq against brd (the table's \"sbd mq / brd\" column); "
-      "the cache=1 trims; sbd against null_blk nomem."
+      "the cache=1 trims; sbd against null_blk nomem"
+      + ("; the polled rows' runs without polling (\"Polled I/O\")." if prows else ".")
       + ("" if prev else " sbd mq is judged only against a previous report (`BENCH_PREVIOUS=CSV`"
                          ", report.py --previous): none was given."))
     p("")
@@ -610,29 +762,33 @@ def main():
 
     # ---- chart -----------------------------------------------------------------------
     # Each row relative to brd's median (to null_blk mem's where brd has no
-    # run: trims on kernels whose brd has no discard); times turned round.
+    # run: trims on kernels whose brd has no discard, and the polled rows,
+    # where the columns are the poll disks: relative to null_blk mem poll);
+    # times turned round.
     with open(a.out + ".dat", "w") as f:
-        f.write("# row " + " ".join(f"{d}_med {d}_min {d}_max" for d in devs) + "\n")
+        f.write("# row " + " ".join(f"{d}_med {d}_min {d}_max" for d in cols) + "\n")
         for row in rows:
-            refd = next((r for r in ("brd", "nullb-mem") if med(row, r)), None)
+            refd = next((r for r in ("brd", "nullb-mem") if med(row, run_dev(row, r))), None)
             if refd is None:
                 continue
-            ref, unit = med(row, refd), ROWS[row][1]
-            xt = ROWS[row][2] + ("" if refd == "brd" else "\\n(vs null\\\\_blk mem)")
-            cols = [f'"{xt}"']
-            for d in devs:
-                v = runs.get((row, d))
+            ref, unit = med(row, run_dev(row, refd)), ROWS[row][1]
+            xt = ROWS[row][2] + ("" if refd == "brd" else
+                                 "\\n(poll disks, vs null\\\\_blk mem poll)" if row in POLL_ROWS else
+                                 "\\n(vs null\\\\_blk mem)")
+            dat = [f'"{xt}"']
+            for d in cols:
+                v = runs.get((row, run_dev(row, d)))
                 if not v:
-                    cols += ["NaN"] * 3
+                    dat += ["NaN"] * 3
                 elif unit == "s":
-                    cols += [f"{ref / statistics.median(v):.4f}", f"{ref / max(v):.4f}",
-                             f"{ref / min(v):.4f}"]
+                    dat += [f"{ref / statistics.median(v):.4f}", f"{ref / max(v):.4f}",
+                            f"{ref / min(v):.4f}"]
                 else:
-                    cols += [f"{statistics.median(v) / ref:.4f}", f"{min(v) / ref:.4f}",
-                             f"{max(v) / ref:.4f}"]
-            f.write(" ".join(cols) + "\n")
+                    dat += [f"{statistics.median(v) / ref:.4f}", f"{min(v) / ref:.4f}",
+                            f"{max(v) / ref:.4f}"]
+            f.write(" ".join(dat) + "\n")
     plots = []
-    for i, d in enumerate(devs):
+    for i, d in enumerate(cols):
         c = 3 * i + 2
         src = f"'{os.path.basename(a.out)}.dat'" if i == 0 else "''"
         xt = ":xtic(1)" if i == 0 else ""

@@ -12,6 +12,12 @@
 #   2. speed: all five disks loaded at once, then, ROUNDS times each, the
 #      disks interleaved in each round and their order rotating per round:
 #        a. the fio rows (ALL_FIO_ROWS) on the prefilled disks;
+#        a'. the polled rows (ALL_POLL_ROWS): io_uring IOPOLL (fio --hipri)
+#           on two disks with one poll queue, sbd-mq-poll and nullb-mem-poll
+#           (made for each round, one at a time, and written whole first),
+#           next to the same jobs on sbd-mq (without --hipri, and with it:
+#           no poll queue there) and on nullb-mem (without --hipri); after
+#           each run sbd's polled counter, as kv "pollstat.ROW.DISK.ROUND";
 #        b. (BENCH_PROFILE=1: perf profiles and experiments, here, while the
 #           disks still hold the prefill: scripts/bench-profile.sh);
 #        c. trim4k: 4 KiB random trims over written data: each disk is
@@ -30,9 +36,11 @@
 # Environment (scripts/bench passes these through SBD_GUEST_ENV):
 #   BENCH_SIZE_MIB  disk size (default 1024)     BENCH_RUNTIME  seconds per run (10)
 #   BENCH_RAMP      fio ramp_time, seconds (1)   BENCH_ROUNDS   rounds (3)
-#   BENCH_ROWS      rows to run (all): fio rows, trim4k, fill1m, fs; "none"
-#   BENCH_DEVICES   disks (sbd-bio sbd-mq brd nullb-mem nullb-nomem; "sbd"
-#                   means both sbd disks)
+#   BENCH_ROWS      rows to run (all): fio rows, polled rows, trim4k, fill1m,
+#                   fs; "none"
+#   BENCH_DEVICES   disks (sbd-bio sbd-mq brd nullb-mem nullb-nomem
+#                   sbd-mq-poll nullb-mem-poll; "sbd" means the three sbd
+#                   disks; the last two serve only the polled rows)
 #   BENCH_BIG_GIB   the "empty big disk" (1024)  BENCH_MEMORY   0 skips step 1
 #   BENCH_FS_TREE   the tree the fs rows copy (a linux-headers-*-common tree)
 #   BENCH_PROFILE   1 adds step 2b
@@ -46,14 +54,19 @@ RAMP=${BENCH_RAMP:-1}
 ROUNDS=${BENCH_ROUNDS:-3}
 BIG_GIB=${BENCH_BIG_GIB:-1024}
 ALL_FIO_ROWS="rr4k-psync-1j rr4k-psync-2j rw4k-psync-1j rw4k-psync-2j rr4k-uring-qd32 sr1m-psync-1j sw1m-psync-1j"
-ALL_ROWS="$ALL_FIO_ROWS trim4k fill1m fs"
+# The polled rows: 4 KiB random reads, io_uring, iodepth 1 and 32.
+ALL_POLL_ROWS="rr4k-poll-qd1 rr4k-poll-qd32"
+ALL_ROWS="$ALL_FIO_ROWS $ALL_POLL_ROWS trim4k fill1m fs"
 ROWS=${BENCH_ROWS:-$ALL_ROWS}
 ROWS=${ROWS//,/ }	# commas: SBD_GUEST_ENV splits on spaces
 [ "$ROWS" = none ] && ROWS=	# only the memory step, or only the profiles
-ALL_DEVICES="sbd-bio sbd-mq brd nullb-mem nullb-nomem"
+# The disks of the polled rows only (made for them, one at a time): sbd mq
+# and null_blk mem with one poll queue.
+POLL_DEVICES="sbd-mq-poll nullb-mem-poll"
+ALL_DEVICES="sbd-bio sbd-mq brd nullb-mem nullb-nomem $POLL_DEVICES"
 DEVICES=${BENCH_DEVICES:-$ALL_DEVICES}
 DEVICES=" ${DEVICES//,/ } "
-DEVICES=${DEVICES// sbd / sbd-bio sbd-mq }	# "sbd": both modes
+DEVICES=${DEVICES// sbd / sbd-bio sbd-mq sbd-mq-poll }	# "sbd": all sbd disks
 OUT=${SBD_RESULTS:-/dev/stdout}
 NULLB_CFS=/sys/kernel/config/nullb
 SBD_CFS=/sys/kernel/config/sbd
@@ -72,9 +85,10 @@ die() { log "error: $*"; exit 1; }
 has() { case " $2 " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # The rows and disks asked for, checked before anything runs.
-FIO_ROWS="" SPECIAL_ROWS=""
+FIO_ROWS="" POLL_ROWS="" SPECIAL_ROWS=""
 for row in $ROWS; do
 	if has "$row" "$ALL_FIO_ROWS rw4k-uring-qd1"; then FIO_ROWS+="$row "
+	elif has "$row" "$ALL_POLL_ROWS"; then POLL_ROWS+="$row "
 	elif has "$row" "trim4k fill1m fs"; then SPECIAL_ROWS+="$row "
 	else die "unknown row '$row' (known: $ALL_ROWS rw4k-uring-qd1)"
 	fi
@@ -85,6 +99,11 @@ for d in $DEVICES; do
 	has "$d" "${devs[*]:-}" || devs+=("$d")
 done
 DEVICES="${devs[*]:-}"
+# The disks loaded for the whole speed step: all but the polled rows' own.
+MAIN_DEVICES=""
+for d in $DEVICES; do
+	has "$d" "$POLL_DEVICES" || MAIN_DEVICES+="$d "
+done
 
 # emit KIND NAME: stdin as one record on the results channel.
 emit() {
@@ -113,19 +132,24 @@ modprobe_k() { modprobe -d "$SBD_MODDIR" "$@"; }
 # nullb_create NAME SIZE_MIB MEMORY_BACKED [ATTR=VALUE...]: a null_blk disk
 # through configfs; prints its /dev path.
 nullb_create() {
-	local name=$1 size=$2 mem=$3 d=$NULLB_CFS/$1 kv
+	local name=$1 size=$2 mem=$3 d=$NULLB_CFS/$1 kv pq=()
 	shift 3
 	[ -d $NULLB_CFS ] || modprobe_k null_blk nr_devices=0 || die "cannot load null_blk"
 	[ -d $NULLB_CFS ] || die "no $NULLB_CFS (configfs not mounted?)"
 	ls /sys/block >/tmp/bench-blk.before
 	mkdir "$d"
+	# No polled queue (6.1 adds one by default), as sbd has none; but one
+	# on *-poll, the polled rows' disk (null_blk's poll_queues module
+	# parameter, 1 by default, is the most it allows).
+	case $name in
+	*-poll) pq=(poll_queues=1) ;;
+	*) if [ -e "$d/poll_queues" ]; then pq=(poll_queues=0); fi ;;
+	esac
 	for kv in size="$size" blocksize=512 memory_backed="$mem" irqmode=0 \
-		submit_queues="$NR_CPUS" hw_queue_depth=$QDEPTH "$@"; do
+		submit_queues="$NR_CPUS" hw_queue_depth=$QDEPTH "${pq[@]}" "$@"; do
 		[ -e "$d/${kv%%=*}" ] || die "null_blk has no configfs attribute ${kv%%=*}"
 		echo "${kv#*=}" >"$d/${kv%%=*}"
 	done
-	# No polled queue (6.1 adds one by default): sbd has none.
-	if [ -e "$d/poll_queues" ]; then echo 0 >"$d/poll_queues"; fi
 	if [ "$mem" = 1 ]; then echo 1 >"$d/discard"; fi
 	echo 1 >"$d/power"
 	# The new disk: the guest has no /dev/fd, so no <(...) here.
@@ -139,9 +163,10 @@ nullb_destroy() {
 }
 
 # sbd_create NAME SIZE_MIB [ATTR=VALUE...]: an sbd runtime disk through
-# configfs, its configfs directory named NAME (sbd-MODE[-cache]): queue_mode
-# from the name (written first: hw_queues and queue_depth are mq-only),
-# cache=1 for *-cache; prints its /dev path.
+# configfs, its configfs directory named NAME (sbd-MODE[-cache|-poll]):
+# queue_mode from the name (written first: hw_queues, queue_depth and
+# poll_queues are mq-only), cache=1 for *-cache, poll_queues=1 for *-poll
+# (before power=1, like the rest); prints its /dev path.
 sbd_create() {
 	local name=$1 size=$2 d=$SBD_CFS/$1 mode kv attrs=()
 	shift 2
@@ -151,6 +176,7 @@ sbd_create() {
 	[ "$mode" = mq ] && attrs+=(hw_queues="$NR_CPUS" queue_depth="$QDEPTH")
 	attrs+=(size=$((size * 1048576)) logical_block_size=512 discard=1)
 	case $name in *-cache) attrs+=(cache=1) ;; *) attrs+=(cache=0) ;; esac
+	case $name in *-poll) attrs+=(poll_queues=1) ;; esac
 	mkdir "$d"
 	for kv in "${attrs[@]}" "$@"; do
 		echo "${kv#*=}" >"$d/${kv%%=*}" || die "$name: cannot set ${kv%%=*}=${kv#*=}"
@@ -171,9 +197,9 @@ dev_how() {
 	sbd-*)
 		mode=${name#sbd-}
 		mode=${mode%%-*}
-		echo "configfs: queue_mode=$mode$([ "$mode" = mq ] && echo " hw_queues=$NR_CPUS queue_depth=$QDEPTH") size=$((size * 1048576)) logical_block_size=512 discard=1 cache=$(case $name in *-cache) echo 1 ;; *) echo 0 ;; esac)" ;;
+		echo "configfs: queue_mode=$mode$([ "$mode" = mq ] && echo " hw_queues=$NR_CPUS queue_depth=$QDEPTH") size=$((size * 1048576)) logical_block_size=512 discard=1 cache=$(case $name in *-cache) echo 1 ;; *) echo 0 ;; esac)$(case $name in *-poll) echo " poll_queues=1" ;; esac)" ;;
 	brd) echo "modprobe brd rd_nr=1 rd_size=$((size * 1024))" ;;
-	nullb-mem*) echo "configfs: memory_backed=1 blocksize=512 irqmode=0 submit_queues=$NR_CPUS hw_queue_depth=$QDEPTH poll_queues=0 discard=1" ;;
+	nullb-mem*) echo "configfs: memory_backed=1 blocksize=512 irqmode=0 submit_queues=$NR_CPUS hw_queue_depth=$QDEPTH poll_queues=$(case $name in *-poll) echo 1 ;; *) echo 0 ;; esac) discard=1" ;;
 	nullb-nomem*) echo "configfs: memory_backed=0 blocksize=512 irqmode=0 submit_queues=$NR_CPUS hw_queue_depth=$QDEPTH poll_queues=0" ;;
 	esac
 }
@@ -240,7 +266,8 @@ dev_describe() {
 	fi
 	for a in logical_block_size physical_block_size nr_requests scheduler max_sectors_kb \
 		max_hw_sectors_kb max_segments max_segment_size iostats add_random rq_affinity \
-		nomerges wbt_lat_usec discard_max_bytes discard_granularity write_cache rotational; do
+		nomerges wbt_lat_usec discard_max_bytes discard_granularity write_cache rotational \
+		io_poll; do
 		# Some exist but refuse to be read (wbt_lat_usec of a bio-based disk).
 		if v=$(cat "$q/$a" 2>/dev/null); then echo "$a=$v"; fi
 	done
@@ -253,7 +280,8 @@ dev_describe() {
 	sbd-*)
 		# The disk's own view (sysfs) and its configfs attributes.
 		echo "sbd_queue_mode=$(cat "/sys/block/$b/sbd/queue_mode" 2>/dev/null || echo '?')"
-		for a in queue_mode hw_queues queue_depth cache discard logical_block_size \
+		if v=$(cat "/sys/block/$b/sbd/poll_queues" 2>/dev/null); then echo "sbd_poll_queues=$v"; fi
+		for a in queue_mode hw_queues queue_depth poll_queues cache discard logical_block_size \
 			physical_block_size partitions; do
 			if v=$(cat "$SBD_CFS/$name/$a" 2>/dev/null); then echo "sbd_cfg_$a=$v"; fi
 		done ;;
@@ -270,6 +298,9 @@ row_args() {
 	rw4k-psync-2j) echo --rw=randwrite --bs=4k --ioengine=psync --numjobs=2 ;;
 	rr4k-uring-qd32) echo --rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --numjobs=1 ;;
 	rw4k-uring-qd1) echo --rw=randwrite --bs=4k --ioengine=io_uring --iodepth=1 --numjobs=1 ;;
+	# The polled rows: --hipri (an IOPOLL ring) is added per disk (run_poll).
+	rr4k-poll-qd1) echo --rw=randread --bs=4k --ioengine=io_uring --iodepth=1 --numjobs=1 ;;
+	rr4k-poll-qd32) echo --rw=randread --bs=4k --ioengine=io_uring --iodepth=32 --numjobs=1 ;;
 	sr1m-psync-1j) echo --rw=read --bs=1M --ioengine=psync --numjobs=1 ;;
 	sw1m-psync-1j) echo --rw=write --bs=1M --ioengine=psync --numjobs=1 ;;
 	*) die "unknown fio row $1" ;;
@@ -353,7 +384,7 @@ command -v fio >/dev/null || die "fio missing"
 # null_blk and sbd are loaded once, without disks; their disks are made and
 # removed through configfs.
 modprobe_k null_blk nr_devices=0 || die "cannot load null_blk"
-if has sbd-bio "$DEVICES" || has sbd-mq "$DEVICES"; then
+if has sbd-bio "$DEVICES" || has sbd-mq "$DEVICES" || has sbd-mq-poll "$DEVICES"; then
 	sbd_deps
 	insmod "$SBD_KO" ndevices=0 || die "insmod $SBD_KO ndevices=0 failed"
 	if ! mountpoint -q /sys/kernel/config; then
@@ -475,14 +506,15 @@ fi
 phase_end memory
 
 # ---- 2. speed --------------------------------------------------------------
-read -ra devs <<<"$DEVICES"
+read -ra devs <<<"$MAIN_DEVICES"
 for d in "${devs[@]}"; do
 	dev_load "$d" "$SIZE_MIB"
 	dev_describe "$d" | emit kv "dev.$d"
 done
-# Reads must hit real data: the fio rows and the profiles run on prefilled
-# disks (the one sample of a first write of each, kept as prefill.*.speed).
-if [ -n "$FIO_ROWS" ] || [ "${BENCH_PROFILE:-0}" = 1 ]; then
+# Reads must hit real data: the fio rows, the polled rows and the profiles
+# run on prefilled disks (the one sample of a first write of each, kept as
+# prefill.*.speed).
+if [ -n "$FIO_ROWS$POLL_ROWS" ] || [ "${BENCH_PROFILE:-0}" = 1 ]; then
 	for d in "${devs[@]}"; do
 		log "prefilling $d (${DEV[$d]})"
 		prefill "$d" speed
@@ -500,6 +532,128 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	done
 done
 phase_end fio_rows
+
+# a'. the polled rows: 4 KiB random reads through an io_uring IOPOLL ring
+# (fio --hipri), each row on these "disks" (the names of their records):
+#   sbd-mq-poll     --hipri, an sbd mq disk with poll_queues=1
+#   nullb-mem-poll  --hipri, a null_blk mem disk with poll_queues=1
+#   sbd-mq          no --hipri: the same job without polling
+#   sbd-mq-hipri    --hipri on sbd-mq, which has no poll queue: 6.1's
+#                   block layer clears REQ_POLLED and the request ends in
+#                   ->queue_rq as usual while io_uring spins for it; newer
+#                   kernels ("block: Avoid polling configuration errors",
+#                   2024) fail such a bio with EOPNOTSUPP: then this run is
+#                   left out (hipri_probe) and the poll record says why
+#   nullb-mem       no --hipri
+# The two poll disks are made for each round, one at a time (no more memory
+# than the trim row's transient disk), written whole first so that reads
+# hit data, and removed after both rows ran on them.  Each round runs every
+# disk in turn, its order rotating per round; on each disk the rows one
+# after the other.
+# polled_of NAME: sbd's count of requests ended by ->poll (sbd/polled);
+# empty for other disks, or an sbd without it.
+polled_of() {
+	local f=/sys/block/${DEV[$1]#/dev/}/sbd/polled
+	if [ -r "$f" ]; then cat "$f"; fi
+}
+
+# reads_of NAME: reads completed, as the block layer counts them (the
+# first field of /sys/block/DISK/stat).
+reads_of() {
+	awk '{ print $1 }' "/sys/block/${DEV[$1]#/dev/}/stat"
+}
+
+# run_poll ROW DISK ROUND: one run of a polled row; the json record
+# ROW.DISK.ROUND and, with it, kv "pollstat.ROW.DISK.ROUND": what sbd's
+# polled counter and the block layer's read count moved by over the run
+# (ramp included: fio's own count of I/Os leaves the ramp out).
+run_poll() {
+	local row=$1 name=$2 r=$3 disk=${2%-hipri} hipri=() p0 p1 n0 n1 q
+	case $name in *-poll | *-hipri) hipri=(--hipri) ;; esac
+	q=/sys/block/${DEV[$disk]#/dev/}/queue
+	p0=$(polled_of "$disk")
+	n0=$(reads_of "$disk")
+	fio_emit "$row.$name.$r" "${DEV[$disk]}" "$row" "${hipri[@]}"
+	p1=$(polled_of "$disk")
+	n1=$(reads_of "$disk")
+	{
+		echo "name=$name"
+		echo "disk=$disk"
+		echo "path=${DEV[$disk]}"
+		echo "hipri=${#hipri[@]}"
+		echo "polled=$([ -n "$p0" ] && [ -n "$p1" ] && echo $((p1 - p0)))"
+		echo "disk_reads=$((n1 - n0))"
+		echo "io_poll=$(cat "$q/io_poll" 2>/dev/null)"
+		echo "hw_queues=$(find "/sys/block/${DEV[$disk]#/dev/}/mq" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)"
+	} | emit kv "pollstat.$row.$name.$r"
+}
+
+# hipri_probe NAME: a few polled reads (an IOPOLL ring) on NAME; on failure
+# fio's complaint, on one line.
+hipri_probe() {
+	if fio --name=hipri-probe --filename="${DEV[$1]}" --direct=1 --rw=randread --bs=4k \
+		--ioengine=io_uring --hipri --iodepth=1 --size=1m --io_size=64k \
+		>/tmp/bench-fio.err 2>&1; then
+		return 0
+	fi
+	grep -m1 -i error /tmp/bench-fio.err | cut -c1-160 || echo "fio failed"
+	return 1
+}
+
+# cfs_has DIR ATTR: a configfs group (sbd's or null_blk's) offers ATTR to a
+# new disk (an sbd built before poll_queues has none).
+cfs_has() {
+	local d=$1/bench-probe ok=1
+	mkdir "$d" 2>/dev/null || return 1
+	[ -e "$d/$2" ] || ok=0
+	rmdir "$d"
+	[ "$ok" = 1 ]
+}
+
+if [ -n "$POLL_ROWS" ]; then
+	poll_devs=() poll_skipped=""
+	if has sbd-mq-poll "$DEVICES"; then
+		if cfs_has $SBD_CFS poll_queues; then poll_devs+=(sbd-mq-poll)
+		else poll_skipped+="sbd-mq-poll: this sbd has no poll_queues attribute; "
+		fi
+	fi
+	if has nullb-mem-poll "$DEVICES"; then
+		if cfs_has $NULLB_CFS poll_queues; then poll_devs+=(nullb-mem-poll)
+		else poll_skipped+="nullb-mem-poll: this null_blk has no poll_queues attribute; "
+		fi
+	fi
+	if has sbd-mq "$DEVICES"; then
+		poll_devs+=(sbd-mq)
+		if err=$(hipri_probe sbd-mq); then poll_devs+=(sbd-mq-hipri)
+		else poll_skipped+="sbd-mq-hipri: this kernel refuses polled I/O on a disk without poll queues ($err); "
+		fi
+	fi
+	if has nullb-mem "$DEVICES"; then poll_devs+=(nullb-mem); fi
+	{
+		echo "rows=$POLL_ROWS"
+		echo "devices=${poll_devs[*]:-}"
+		echo "skipped=$poll_skipped"
+	} | emit kv poll
+	[ -z "$poll_skipped" ] || log "polled rows: skipped ${poll_skipped%; }"
+	read -ra prows <<<"$POLL_ROWS"
+	for ((r = 1; r <= ROUNDS && ${#poll_devs[@]} > 0; r++)); do
+		read -ra order <<<"$(rotated "$r" "${poll_devs[@]}")"
+		log "round $r/$ROUNDS: ${prows[*]} on ${order[*]}"
+		for d in "${order[@]}"; do
+			made=0
+			if [ -z "${DEV[${d%-hipri}]:-}" ]; then
+				dev_load "$d" "$SIZE_MIB"
+				made=1
+				# Described once.
+				if [ "$r" = 1 ]; then dev_describe "$d" | emit kv "dev.$d"; fi
+				write_all "$d" ""
+			fi
+			for row in "${prows[@]}"; do run_poll "$row" "$d" "$r"; done
+			if ((made)); then dev_unload "$d"; fi
+		done
+	done
+	phase_end poll_rows
+fi
 
 # b. profiles and experiments
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then

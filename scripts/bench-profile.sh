@@ -21,7 +21,8 @@
 #                          BENCH_APPEND=tsc=reliable): every clock read, in
 #                          fio and in the block layer, is then an exit to QEMU
 # BENCH_PROFILE_ROWS, BENCH_EXP_ROWS (comma-separated; "none" skips),
-# BENCH_EXP_ROUNDS.
+# BENCH_EXP_ROUNDS, BENCH_EXP_WHAT (comma-separated experiment names, e.g.
+# "sbd,sbd-noiostats,brd": only those; default all).
 PROFILE_ROWS=${BENCH_PROFILE_ROWS:-rr4k-psync-1j,rw4k-psync-1j,rr4k-uring-qd32,sr1m-psync-1j,sw1m-psync-1j}
 EXP_ROWS=${BENCH_EXP_ROWS:-rr4k-psync-1j,rw4k-psync-1j,rw4k-uring-qd1,rr4k-uring-qd32,sr1m-psync-1j}
 EXP_ROUNDS=${BENCH_EXP_ROUNDS:-2}
@@ -86,6 +87,7 @@ for d in nullb-nomem-blocking nullb-nomem-1q; do dev_describe "$d" | emit kv "de
 exp_run() {
 	local what=$1 name=$2 row=$3 r=$4 q kv old=()
 	[ -n "${DEV[$name]:-}" ] || return 0	# not in BENCH_DEVICES
+	exp_wanted "$what" || return 0
 	q=/sys/block/${DEV[$name]#/dev/}/queue
 	for kv in $(tr , " " <<<"${5:-}"); do
 		[ -w "$q/${kv%%=*}" ] || { log "no $q/${kv%%=*}: $what skipped"; return 0; }
@@ -96,10 +98,16 @@ exp_run() {
 	for kv in "${old[@]}"; do echo "${kv#*=}" >"$q/${kv%%=*}"; done
 }
 
+# exp_wanted WHAT: WHAT is in BENCH_EXP_WHAT, or that is empty.
+exp_wanted() {
+	[ -z "${BENCH_EXP_WHAT:-}" ] || [[ ",$BENCH_EXP_WHAT," == *",$1,"* ]]
+}
+
 # exp_clock WHAT DISK ROW ROUND CLOCKSOURCE: exp_run with another clocksource.
 cs=/sys/devices/system/clocksource/clocksource0
 exp_clock() {
 	local cur
+	exp_wanted "$1" || return 0
 	cur=$(cat $cs/current_clocksource)
 	[ "$cur" != "$5" ] && grep -qw "$5" $cs/available_clocksource || return 0
 	echo "$5" >$cs/current_clocksource
