@@ -39,13 +39,16 @@ EXPORT_SYMBOL_IF_KUNIT(sbd_io_from_bio);
 /*
  * What a request asks for.  blk-mq has already made a flush request of its
  * own of any REQ_PREFLUSH; that request carries REQ_PREFLUSH itself, which
- * here means nothing more than its op.
+ * here means nothing more than its op.  REQ_NOWAIT was blk-mq's to honour
+ * (a tag, a request): the tag set is BLK_MQ_F_BLOCKING, ->queue_rq may
+ * sleep, and a request that failed BLK_STS_AGAIN here would only be issued
+ * again, polled ones by io_uring from another context.
  */
 void sbd_io_from_rq(struct sbd_io *io, struct request *rq)
 {
 	*io = (struct sbd_io){
 		.op	= req_op(rq),
-		.flags	= rq->cmd_flags,
+		.flags	= rq->cmd_flags & ~REQ_NOWAIT,
 		.pos	= (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
 		.len	= blk_rq_bytes(rq),
 		.bio	= rq->bio,
