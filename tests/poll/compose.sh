@@ -1,4 +1,4 @@
-DESCRIPTION="polled I/O with the test device: error rules fail polled requests, read_only fails polled writes, latency delays them until polled after their time, a shrink drains them; power off, rmdir and a power cut with polled I/O in flight end it at once (errors for the submitter), no hang, no leak"
+DESCRIPTION="polled I/O with the test device: error rules fail polled requests, latency delays them until polled after their time, a shrink drains them; power off, rmdir and a power cut with polled I/O in flight end it at once (errors for the submitter), no hang, no leak"
 
 requires() {
 	require_features poll_queues latency_us
@@ -70,17 +70,6 @@ test_main() {
 	expect_eq "polled completions, the failed ones too" "$(stat_delta "$d" polled "$p0")" 256
 	cfg_set a errors clear
 
-	# Read-only, set while polled I/O runs: reads go on, the writes of the
-	# earlier open fail (the check is the shared core's).
-	pfio "$d" --rw=randrw --iodepth=8 --time_based --runtime=3 --continue_on_error=all &
-	local rofio=$!
-	sleep 1
-	cfg_set a read_only 1
-	wait "$rofio" || true
-	n=$(fio_json $out "j['total_err']")
-	echo "read_only=1 under polled randrw: $n writes failed, $(fio_json $out "j['read']['total_ios']") reads"
-	[ "$n" -gt 0 ] || fail "no polled write failed on a read-only disk"
-	cfg_set a read_only 0
 
 	# A delayed polled request ends when polled after its time.
 	cfg_set a latency_us 20000
