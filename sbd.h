@@ -264,9 +264,15 @@ struct sbd_dev {
 };
 
 /* Counted per CPU, so the I/O path shares no cache line between CPUs. */
+static inline void sbd_count_add(struct sbd_dev *dev, enum sbd_stat stat,
+				 u64 n)
+{
+	this_cpu_add(dev->stats->count[stat], n);
+}
+
 static inline void sbd_count(struct sbd_dev *dev, enum sbd_stat stat)
 {
-	this_cpu_inc(dev->stats->count[stat]);
+	sbd_count_add(dev, stat, 1);
 }
 
 u64 sbd_stat_read(struct sbd_dev *dev, enum sbd_stat stat);

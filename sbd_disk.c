@@ -223,8 +223,8 @@ err_free_index:
  * Removes the block device and keeps the data.  Delayed completions and
  * those waiting for a poll end first, and no new one waits; once
  * del_gendisk() returns no request is in flight and none can start, so the
- * tag set can go.  The gendisk
- * itself may live on while someone still has it open.
+ * tag set can go.  The gendisk itself may live on while someone still has
+ * it open.
  */
 void sbd_dev_power_off(struct sbd_dev *dev)
 {

@@ -102,7 +102,7 @@ int sbd_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
 	spin_unlock_irq(&pq->lock);
 	nr = sbd_poll_end_list(&done, iob);
 	if (nr)
-		this_cpu_add(dev->stats->count[SBD_STAT_POLLED], nr);
+		sbd_count_add(dev, SBD_STAT_POLLED, nr);
 	return nr;
 }
 

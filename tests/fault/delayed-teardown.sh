@@ -6,10 +6,6 @@ requires() {
 
 . "$SBD_ROOT/tests/lib/cache.sh"
 
-now_ms() {
-	echo $(($(date +%s%N) / 1000000))
-}
-
 # writes DEV N: N O_DIRECT 4 KiB writes in the background, one process
 # each at its own offset; results in /tmp/sbd-w.I ("ok", "EIO"...).
 # Returns once the disk has executed all of them: they wait on timers.

@@ -49,6 +49,11 @@ sbd_setup() {
 	trap 'sbd_teardown_rc=$?; sbd_teardown; exit $sbd_teardown_rc' EXIT
 }
 
+# now_ms: the time, in milliseconds.
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
 # dio DEV OP...: see tests/lib/dio.py; prints one result per operation.
 dio() {
 	python3 "$SBD_DIO" "$@"

@@ -9,10 +9,6 @@ requires() {
 
 out=/tmp/sbd-fio.json
 
-now_ms() {
-	echo $(($(date +%s%N) / 1000000))
-}
-
 # pfio DEV [FIO ARG...]: io_uring IOPOLL, 4 KiB direct I/O over 8 MiB.
 pfio() {
 	local dev=$1
