@@ -57,7 +57,25 @@
 struct sbd_store {
 	struct xarray		pages;
 	atomic_long_t		nr_pages;
+	struct sbd_layer	*base;		/* a snapshot below; NULL: none */
 };
+
+/*
+ * A snapshot's contents (sbd_snap.c): the pages a store held when the
+ * snapshot was taken, frozen, and whatever lay below them then.  Layers
+ * never change once made, so lookups need no lock; a layer lives as long
+ * as a store or a write log refers to it, and a crash image shares it with
+ * the disk it was made from.  In a store above a layer, SBD_HOLE marks a
+ * page discarded since: it reads zeros whatever lies below.
+ */
+struct sbd_layer {
+	struct kref		ref;
+	struct xarray		pages;		/* page, or SBD_HOLE */
+	unsigned long		nr_pages;
+	struct sbd_layer	*lower;
+};
+
+#define SBD_HOLE		xa_mk_value(0)
 
 /*
  * A cursor visits the pages of one request in order: from one page to the
@@ -91,9 +109,11 @@ int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
 		    unsigned int len, gfp_t gfp);
 void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
 		    unsigned int len);
-void sbd_store_zero(struct sbd_store *store, u64 pos, u64 len);
+int sbd_store_zero(struct sbd_store *store, u64 pos, u64 len, gfp_t gfp);
 void sbd_store_truncate(struct sbd_store *store, u64 size);
+unsigned long sbd_store_revert(struct sbd_store *store);
 bool sbd_store_next_page(struct sbd_store *store, pgoff_t *idx, pgoff_t last);
+struct page *sbd_layer_lookup(struct sbd_layer *layer, pgoff_t idx);
 
 static inline unsigned long sbd_store_nr_pages(struct sbd_store *store)
 {
@@ -146,10 +166,13 @@ struct sbd_config {
 	u64			cache;		/* volatile write cache */
 	u64			ignore_flush;	/* ...that lies about flushes */
 	u64			power_cut_keep;	/* % of volatile blocks kept */
+	u64			power_cut_versions; /* ...or older versions of them */
 	u64			seed;
 	u64			latency_us;
 	u64			latency_jitter_us;
 	u64			bandwidth_mbps;	/* 10^6 bytes/s, 0: no limit */
+	u64			log_limit;	/* bytes of logged data, 0: no log */
+	u64			log_full_fail;	/* a full log fails writes */
 };
 
 /*
@@ -218,6 +241,61 @@ struct sbd_fault {
 };
 
 /*
+ * The write log (sbd_log.c): from a snapshot on, everything that changed
+ * the disk or made it durable, in the order it was done, with the data
+ * written, and the marks a workload put between.  Entries never change
+ * once logged (log->nr is published after them), so crash images read a
+ * log while the disk goes on writing to it.  Flushes split it into epochs,
+ * numbered from 1; epoch 0 is the snapshot itself.
+ */
+enum sbd_log_kind {
+	SBD_LOG_WRITE,
+	SBD_LOG_ZERO,		/* discard or write-zeroes */
+	SBD_LOG_FLUSH,		/* ends an epoch */
+	SBD_LOG_MARK,
+};
+
+#define SBD_MARK_MAX		64	/* bytes of a label, with its NUL */
+
+struct sbd_log_entry {
+	u8			kind;		/* enum sbd_log_kind */
+	bool			fua;
+	u32			len;		/* bytes */
+	u64			pos;		/* bytes */
+	u64			data;		/* a write's data in log->data */
+	char			*label;		/* a mark's */
+};
+
+struct sbd_log {
+	struct kref		ref;
+	struct sbd_layer	*base;		/* the snapshot it starts from */
+	u64			size;		/* the disk's, at the snapshot */
+	u32			block_size;	/* logical, at the snapshot */
+	u32			physical_block_size;
+	struct xarray		entries;	/* number -> struct sbd_log_entry */
+	unsigned long		nr;		/* entries logged */
+	unsigned long		nr_epochs;	/* the newest, open one's number */
+	struct xarray		epochs;		/* epoch -> value: its first entry */
+	struct sbd_store	data;		/* the data written, back to back */
+	u64			data_end;	/* ...so far */
+	u64			bytes;		/* data and entries, for log_limit */
+	u64			dropped;	/* not logged: full */
+	bool			full;
+	bool			stopped;	/* by a power cut */
+};
+
+/*
+ * Where a crash image came from (its crash_image attribute): a state of
+ * another disk's log, and the last mark logged before its crash point.
+ */
+struct sbd_crash_origin {
+	char			*source;	/* the disk's configfs name */
+	u64			epoch, state;
+	unsigned long		writes;		/* of epoch + 1: states 1..n */
+	char			mark[SBD_MARK_MAX];
+};
+
+/*
  * One piece of work for the disk, however it arrived: both front ends
  * describe a bio or a request this way, and the core (sbd_io.c) checks and
  * executes it.  A bio's REQ_PREFLUSH asks for a flush before its data; a
@@ -259,6 +337,9 @@ struct sbd_dev {
 	struct sbd_cache	cache;
 	struct sbd_fault	fault;
 	struct sbd_stats __percpu *stats;
+	struct sbd_log		*log;		/* under lock and cache.lock */
+	struct sbd_crash_origin	*origin;	/* a crash image's, under lock */
+	u64			restore_pages;	/* the last restore's work */
 	struct list_head	list;		/* parameter disks only */
 	struct config_group	group;		/* runtime disks only */
 };
@@ -288,6 +369,8 @@ void sbd_dev_put(struct sbd_dev *dev);
 int sbd_dev_power_on(struct sbd_dev *dev);
 void sbd_dev_power_off(struct sbd_dev *dev);
 void sbd_dev_remove(struct sbd_dev *dev);
+void sbd_dev_quiesce(struct sbd_dev *dev);
+void sbd_dev_resume(struct sbd_dev *dev);
 int sbd_dev_resize(struct sbd_dev *dev, u64 size);
 int sbd_dev_set_read_only(struct sbd_dev *dev, u64 read_only);
 void sbd_fill_geometry(u64 nr_sectors, struct hd_geometry *geo);
@@ -304,6 +387,36 @@ void sbd_cache_flush(struct sbd_dev *dev);
 void sbd_cache_power_cut(struct sbd_dev *dev);
 void sbd_cache_truncate(struct sbd_dev *dev, u64 size);
 
+/* sbd_snap.c: snapshots; with dev->lock held, but for sbd_layer_put. */
+void sbd_layer_put(struct sbd_layer *layer);
+int sbd_snap_take(struct sbd_dev *dev);
+int sbd_snap_restore(struct sbd_dev *dev);
+
+/* sbd_log.c: the write log and crash images. */
+void sbd_log_put(struct sbd_log *log);
+struct sbd_log *sbd_log_new(struct sbd_dev *dev);
+int sbd_log_check(struct sbd_dev *dev, const struct sbd_io *io);
+void sbd_log_io(struct sbd_dev *dev, const struct sbd_io *io, bool durable);
+void sbd_log_cut(struct sbd_dev *dev);
+int sbd_log_mark(struct sbd_dev *dev, const char *label);
+ssize_t sbd_log_show(struct sbd_dev *dev, char *buf, size_t size);
+int sbd_crash_image(struct sbd_dev *img, struct sbd_dev *src, u64 epoch,
+		    u64 state);
+void sbd_crash_origin_free(struct sbd_crash_origin *origin);
+
+/* How a crash state treats one write of its epoch (sbd_log.c). */
+enum sbd_keep {
+	SBD_KEEP_NONE,
+	SBD_KEEP_ALL,
+	SBD_KEEP_TORN,		/* some of its blocks */
+};
+
+struct sbd_crash_pick {
+	unsigned long		n;		/* writes in the epoch */
+	u64			state;
+	struct rnd_state	rnd;
+};
+
 /* sbd_fault.c */
 void sbd_fault_init(struct sbd_dev *dev);
 void sbd_fault_update(struct sbd_dev *dev);
@@ -312,7 +425,7 @@ blk_status_t sbd_fault_check(struct sbd_dev *dev, const struct sbd_io *io);
 void sbd_delayed_init(struct sbd_delayed *d, struct sbd_dev *dev,
 		      void (*end)(struct sbd_delayed *d));
 bool sbd_fault_delay(struct sbd_dev *dev, const struct sbd_io *io,
-		     struct sbd_delayed *d, blk_status_t sts);
+		     struct sbd_delayed *d, blk_status_t *sts);
 void sbd_fault_start(struct sbd_dev *dev);
 void sbd_fault_stop(struct sbd_dev *dev);
 int sbd_fault_set_power_cut(struct sbd_dev *dev, bool cut);
@@ -361,6 +474,12 @@ int sbd_check_params(u64 blocks, int block_size, int disks, int parts,
 int sbd_check_poll_queues(int poll_queues, const char *queue_mode);
 struct config_group *sbd_cfg_make_group(struct config_group *parent,
 					const char *name);
+void sbd_crash_pick_init(struct sbd_crash_pick *p, u64 seed, u64 epoch,
+			 u64 state, unsigned long n);
+enum sbd_keep sbd_crash_pick_write(struct sbd_crash_pick *p, unsigned long i,
+				   bool fua);
+bool sbd_crash_pick_block(struct sbd_crash_pick *p);
+struct sbd_layer *sbd_snap_freeze_store(struct sbd_store *store);
 #endif
 
 #endif /* SBD_H */

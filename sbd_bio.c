@@ -100,7 +100,7 @@ void sbd_submit_bio(struct bio *bio)
 		bd->bio = bio;
 		bd->acct = acct;
 		bd->start = start;
-		if (sbd_fault_delay(dev, &io, &bd->delayed, sts))
+		if (sbd_fault_delay(dev, &io, &bd->delayed, &sts))
 			return;		/* the timer ends it */
 		mempool_free(bd, sbd_bio_pool);
 	}

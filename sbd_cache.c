@@ -13,6 +13,11 @@
  *   FUA write      its blocks turn clean
  *   power cut      each dirty block gets its durable contents back, or is
  *                  kept with probability power_cut_keep% (a torn write)
+ *
+ * With power_cut_versions, a block written again while dirty also keeps
+ * the contents that write replaces: a real write-back cache may have
+ * destaged any of them before the power went, so a cut that does not keep
+ * the newest picks one of the older versions, the durable one included.
  */
 #include <linux/bitmap.h>
 #include <linux/prandom.h>
@@ -26,6 +31,14 @@
 struct sbd_cache_entry {
 	struct page		*saved;		/* durable contents of dirty blocks */
 	DECLARE_BITMAP(dirty, SBD_BLOCKS_PER_PAGE);
+	struct list_head	versions;	/* struct sbd_cache_version, oldest first */
+};
+
+/* An intermediate version of a dirty block (power_cut_versions). */
+struct sbd_cache_version {
+	struct list_head	node;
+	unsigned int		block;		/* in its page */
+	u8			data[];		/* a logical block */
 };
 
 void sbd_cache_init(struct sbd_cache *cache)
@@ -34,8 +47,22 @@ void sbd_cache_init(struct sbd_cache *cache)
 	xa_init(&cache->entries);
 }
 
+/* Forgets the intermediate versions of block @b, or of all (@b < 0). */
+static void sbd_cache_free_versions(struct sbd_cache_entry *e, int b)
+{
+	struct sbd_cache_version *v, *next;
+
+	list_for_each_entry_safe(v, next, &e->versions, node) {
+		if (b >= 0 && v->block != b)
+			continue;
+		list_del(&v->node);
+		kfree(v);
+	}
+}
+
 static void sbd_cache_free_entry(struct sbd_cache_entry *e)
 {
+	sbd_cache_free_versions(e, -1);
 	__free_page(e->saved);
 	kfree(e);
 }
@@ -66,6 +93,23 @@ static unsigned int sbd_block_shift(struct sbd_dev *dev)
 	return ilog2(dev->config.logical_block_size);
 }
 
+/* Dirty block @b of the page at @page_pos is about to change again. */
+static int sbd_cache_keep_version(struct sbd_dev *dev,
+				  struct sbd_cache_entry *e, u64 page_pos,
+				  unsigned int b, gfp_t gfp)
+{
+	unsigned int shift = sbd_block_shift(dev);
+	struct sbd_cache_version *v;
+
+	v = kmalloc(struct_size(v, data, 1 << shift), gfp);
+	if (!v)
+		return -ENOMEM;
+	v->block = b;
+	sbd_store_read(&dev->store, page_pos + (b << shift), v->data, 1 << shift);
+	list_add_tail(&v->node, &e->versions);
+	return 0;
+}
+
 /*
  * Blocks [@pos, @pos + @len) of one page are about to change: save the
  * durable contents of those still clean, and mark them dirty.
@@ -79,6 +123,7 @@ static int sbd_cache_dirty_page(struct sbd_dev *dev, u64 pos, u64 len,
 	u64 page_pos = (u64)idx << PAGE_SHIFT;
 	unsigned int b, first = offset_in_page(pos) >> shift;
 	unsigned int last = (offset_in_page(pos) + len - 1) >> shift;
+	bool versions = READ_ONCE(dev->config.power_cut_versions);
 	struct sbd_cache_entry *e;
 
 	e = xa_load(&cache->entries, idx);
@@ -86,6 +131,7 @@ static int sbd_cache_dirty_page(struct sbd_dev *dev, u64 pos, u64 len,
 		e = kzalloc(sizeof(*e), gfp);
 		if (!e)
 			return -ENOMEM;
+		INIT_LIST_HEAD(&e->versions);
 		/* Lowmem: the saved blocks are copied through page_address(). */
 		e->saved = alloc_page(gfp);
 		if (!e->saved) {
@@ -98,8 +144,16 @@ static int sbd_cache_dirty_page(struct sbd_dev *dev, u64 pos, u64 len,
 		}
 	}
 	for (b = first; b <= last; b++) {
-		if (test_bit(b, e->dirty))
+		if (test_bit(b, e->dirty)) {
+			int ret = 0;
+
+			if (versions)
+				ret = sbd_cache_keep_version(dev, e, page_pos,
+							     b, gfp);
+			if (ret)
+				return ret;
 			continue;
+		}
 		sbd_store_read(&dev->store, page_pos + (b << shift),
 			       page_address(e->saved) + (b << shift), 1 << shift);
 		__set_bit(b, e->dirty);
@@ -166,8 +220,10 @@ void sbd_cache_clean(struct sbd_dev *dev, u64 pos, u64 len)
 		struct sbd_cache_entry *e = xa_load(&cache->entries, idx);
 
 		for (; e && b <= last; b++) {
-			if (__test_and_clear_bit(b, e->dirty))
+			if (__test_and_clear_bit(b, e->dirty)) {
 				cache->count[SBD_CACHE_VOLATILE_BLOCKS]--;
+				sbd_cache_free_versions(e, b);
+			}
 		}
 		if (e && bitmap_empty(e->dirty, SBD_BLOCKS_PER_PAGE)) {
 			xa_erase(&cache->entries, idx);
@@ -184,10 +240,35 @@ void sbd_cache_flush(struct sbd_dev *dev)
 }
 
 /*
- * Power cut: every dirty block gets its durable contents back, unless it
- * is one of the power_cut_keep% that made it to the medium.  The choice
- * depends only on the seed, the cut's number and the order of the blocks,
- * so the same writes and seed give the same result.
+ * What a lost block @b goes back to: its durable contents, or with
+ * intermediate versions, one of them or those, drawn from @rnd.
+ */
+static void *sbd_cache_lost_version(struct sbd_cache_entry *e, unsigned int b,
+				    unsigned int shift, struct rnd_state *rnd)
+{
+	struct sbd_cache_version *v;
+	unsigned int n = 0, pick;
+
+	list_for_each_entry(v, &e->versions, node)
+		n += v->block == b;
+	if (!n)
+		return page_address(e->saved) + (b << shift);
+	pick = prandom_u32_state(rnd) % (n + 1);
+	if (!pick)
+		return page_address(e->saved) + (b << shift);
+	list_for_each_entry(v, &e->versions, node) {
+		if (v->block == b && !--pick)
+			return v->data;
+	}
+	return NULL;	/* not reached */
+}
+
+/*
+ * Power cut: every dirty block gets its durable contents back (or, with
+ * power_cut_versions, one of its older versions), unless it is one of the
+ * power_cut_keep% that made it to the medium.  The choice depends only on
+ * the seed, the cut's number and the order of the blocks, so the same
+ * writes and seed give the same result.
  */
 void sbd_cache_power_cut(struct sbd_dev *dev)
 {
@@ -206,13 +287,20 @@ void sbd_cache_power_cut(struct sbd_dev *dev)
 		u64 page_pos = (u64)idx << PAGE_SHIFT;
 
 		for_each_set_bit(b, e->dirty, SBD_BLOCKS_PER_PAGE) {
+			u64 pos = page_pos + (b << shift);
+			void *saved;
+
 			if (prandom_u32_state(&rnd) % 100 < keep)
 				continue;
-			/* The page may have to come back: this may allocate. */
-			if (sbd_store_write(&dev->store, page_pos + (b << shift),
-					    page_address(e->saved) + (b << shift),
-					    1 << shift, GFP_NOIO))
-				pr_warn_ratelimited("sbd: no memory to restore a block at a power cut\n");
+			saved = sbd_cache_lost_version(e, b, shift, &rnd);
+			/*
+			 * The page may have to come back (discarded since the
+			 * flush, or only in a snapshot below): a cut cannot
+			 * keep a block it says it lost, so this must not fail.
+			 */
+			WARN_ON_ONCE(sbd_store_write(&dev->store, pos, saved,
+						     1 << shift,
+						     GFP_NOIO | __GFP_NOFAIL));
 			cache->count[SBD_CACHE_LOST_BLOCKS]++;
 		}
 	}

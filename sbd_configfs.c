@@ -210,11 +210,14 @@ SBD_CFG_ATTR(read_only, 0, 1, 0, NULL, sbd_dev_set_read_only);
 SBD_CFG_ATTR(cache, 0, 1, 0, NULL, NULL);
 SBD_CFG_ATTR(ignore_flush, 0, 1, 0, NULL, sbd_attr_live);
 SBD_CFG_ATTR(power_cut_keep, 0, 100, 0, NULL, sbd_attr_live);
+SBD_CFG_ATTR(power_cut_versions, 0, 1, 0, NULL, sbd_attr_live);
 SBD_CFG_ATTR(seed, 0, U64_MAX, 0, NULL, sbd_fault_seed);
 SBD_CFG_ATTR(latency_us, 0, SBD_MAX_DELAY_US, 0, NULL, sbd_attr_live);
 SBD_CFG_ATTR(latency_jitter_us, 0, SBD_MAX_DELAY_US, 0, NULL, sbd_attr_live);
 SBD_CFG_ATTR(bandwidth_mbps, 0, SBD_MAX_BANDWIDTH_MBPS, 0, NULL,
 	     sbd_attr_live);
+SBD_CFG_ATTR(log_limit, 0, SBD_MAX_BYTES, 0, NULL, sbd_attr_live);
+SBD_CFG_ATTR(log_full_fail, 0, 1, 0, NULL, sbd_attr_live);
 
 /* bio or mq: how requests reach the disk; fixed while powered on. */
 static ssize_t sbd_cfg_queue_mode_show(struct config_item *item, char *page)
@@ -299,6 +302,144 @@ static ssize_t sbd_cfg_errors_store(struct config_item *item,
 }
 CONFIGFS_ATTR(sbd_cfg_, errors);
 
+/* A disk that is a runtime disk's, by its configfs name, referenced. */
+static struct sbd_dev *sbd_cfg_find(const char *name);
+
+/*
+ * Crash testing (sbd_snap.c, sbd_log.c).  Each of these actions is one
+ * write: "1" to snapshot and restore, a label to mark.
+ */
+static int sbd_cfg_action(struct sbd_dev *dev, const char *attr,
+			  const char *page, int (*action)(struct sbd_dev *dev))
+{
+	bool yes;
+	int ret;
+
+	if (kstrtobool(page, &yes) || !yes) {
+		pr_warn("%s: %s=%.*s is invalid: must be 1\n", sbd_dev_name(dev),
+			attr, (int)strcspn(page, "\n"), page);
+		return -EINVAL;
+	}
+	mutex_lock(&dev->lock);
+	ret = action(dev);
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+/* Reads 1 while the disk has a snapshot; 1 takes a (new) one. */
+static ssize_t sbd_cfg_snapshot_show(struct config_item *item, char *page)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	ssize_t len;
+
+	mutex_lock(&dev->lock);
+	len = sprintf(page, "%d\n", !!dev->store.base);
+	mutex_unlock(&dev->lock);
+	return len;
+}
+
+static ssize_t sbd_cfg_snapshot_store(struct config_item *item,
+				      const char *page, size_t count)
+{
+	int ret = sbd_cfg_action(to_sbd_dev(item), "snapshot", page,
+				 sbd_snap_take);
+
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(sbd_cfg_, snapshot);
+
+static ssize_t sbd_cfg_restore_store(struct config_item *item,
+				     const char *page, size_t count)
+{
+	int ret = sbd_cfg_action(to_sbd_dev(item), "restore", page,
+				 sbd_snap_restore);
+
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR_WO(sbd_cfg_, restore);
+
+static ssize_t sbd_cfg_mark_store(struct config_item *item, const char *page,
+				  size_t count)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	int ret;
+
+	mutex_lock(&dev->lock);
+	ret = sbd_log_mark(dev, page);
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR_WO(sbd_cfg_, mark);
+
+/* The write log as text; its size has no bound but this. */
+#define SBD_LOG_TEXT_MAX	(64 << 20)
+
+static ssize_t sbd_cfg_log_read(struct config_item *item, void *buf,
+				size_t size)
+{
+	return sbd_log_show(to_sbd_dev(item), buf, size);
+}
+CONFIGFS_BIN_ATTR_RO(sbd_cfg_, log, NULL, SBD_LOG_TEXT_MAX);
+
+/*
+ * "SOURCE EPOCH STATE": makes this disk (powered off, empty) that crash
+ * state of disk SOURCE's write log.  Reads back what it was made from,
+ * and the state's writes of the epoch (n).
+ */
+static ssize_t sbd_cfg_crash_image_show(struct config_item *item, char *page)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	struct sbd_crash_origin *o;
+	ssize_t len;
+
+	mutex_lock(&dev->lock);
+	o = dev->origin;
+	len = o ? sprintf(page, "%s %llu %llu %lu\n", o->source, o->epoch,
+			  o->state, o->writes) : sprintf(page, "\n");
+	mutex_unlock(&dev->lock);
+	return len;
+}
+
+static ssize_t sbd_cfg_crash_image_store(struct config_item *item,
+					 const char *page, size_t count)
+{
+	struct sbd_dev *dev = to_sbd_dev(item), *src;
+	char name[64];
+	u64 epoch, state;
+	int ret;
+
+	if (sscanf(page, "%63s %llu %llu", name, &epoch, &state) != 3) {
+		pr_warn("%s: crash_image=%.*s is invalid: must be SOURCE EPOCH STATE\n",
+			sbd_dev_name(dev), (int)strcspn(page, "\n"), page);
+		return -EINVAL;
+	}
+	src = sbd_cfg_find(name);
+	if (!src || src == dev) {
+		pr_warn("%s: crash_image source %s is invalid: must be another sbd runtime disk\n",
+			sbd_dev_name(dev), name);
+		ret = -EINVAL;
+	} else {
+		ret = sbd_crash_image(dev, src, epoch, state);
+	}
+	if (src)
+		sbd_dev_put(src);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(sbd_cfg_, crash_image);
+
+/* A crash image's last mark before its crash point; empty if none. */
+static ssize_t sbd_cfg_crash_mark_show(struct config_item *item, char *page)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	ssize_t len;
+
+	mutex_lock(&dev->lock);
+	len = sprintf(page, "%s\n", dev->origin ? dev->origin->mark : "");
+	mutex_unlock(&dev->lock);
+	return len;
+}
+CONFIGFS_ATTR_RO(sbd_cfg_, crash_mark);
+
 /* 1 creates the block device, 0 removes it; the data stays either way. */
 static ssize_t sbd_cfg_power_show(struct config_item *item, char *page)
 {
@@ -359,26 +500,43 @@ static struct configfs_attribute *sbd_cfg_attrs[] = {
 	&sbd_cfg_attr_ignore_flush,
 	&sbd_cfg_attr_power_cut,
 	&sbd_cfg_attr_power_cut_keep,
+	&sbd_cfg_attr_power_cut_versions,
 	&sbd_cfg_attr_seed,
 	&sbd_cfg_attr_errors,
 	&sbd_cfg_attr_latency_us,
 	&sbd_cfg_attr_latency_jitter_us,
 	&sbd_cfg_attr_bandwidth_mbps,
+	&sbd_cfg_attr_log_limit,
+	&sbd_cfg_attr_log_full_fail,
+	&sbd_cfg_attr_snapshot,
+	&sbd_cfg_attr_restore,
+	&sbd_cfg_attr_mark,
+	&sbd_cfg_attr_crash_image,
+	&sbd_cfg_attr_crash_mark,
 	&sbd_cfg_attr_power,
 	&sbd_cfg_attr_device,
 	&sbd_cfg_attr_features,
 	NULL,
 };
 
+static struct configfs_bin_attribute *sbd_cfg_bin_attrs[] = {
+	&sbd_cfg_attr_log,
+	NULL,
+};
+
 /* Every attribute this build has, so that tools can tell what they may use. */
 static ssize_t sbd_cfg_features_show(struct config_item *item, char *page)
 {
+	struct configfs_bin_attribute **bin;
 	struct configfs_attribute **attr;
 	ssize_t len = 0;
 
 	for (attr = sbd_cfg_attrs; *attr; attr++)
 		len += scnprintf(page + len, PAGE_SIZE - len, "%s%s",
 				 len ? "," : "", (*attr)->ca_name);
+	for (bin = sbd_cfg_bin_attrs; *bin; bin++)
+		len += scnprintf(page + len, PAGE_SIZE - len, ",%s",
+				 (*bin)->cb_attr.ca_name);
 	len += scnprintf(page + len, PAGE_SIZE - len, "\n");
 	return len;
 }
@@ -396,6 +554,7 @@ static struct configfs_item_operations sbd_cfg_item_ops = {
 static const struct config_item_type sbd_cfg_dev_type = {
 	.ct_item_ops	= &sbd_cfg_item_ops,
 	.ct_attrs	= sbd_cfg_attrs,
+	.ct_bin_attrs	= sbd_cfg_bin_attrs,
 	.ct_owner	= THIS_MODULE,
 };
 
@@ -448,6 +607,22 @@ static struct configfs_subsystem sbd_subsys = {
 		},
 	},
 };
+
+static struct sbd_dev *sbd_cfg_find(const char *name)
+{
+	struct config_item *item;
+	struct sbd_dev *dev = NULL;
+
+	mutex_lock(&sbd_subsys.su_mutex);
+	item = config_group_find_item(&sbd_subsys.su_group, name);
+	if (item) {
+		dev = to_sbd_dev(item);
+		kref_get(&dev->ref);
+		config_item_put(item);
+	}
+	mutex_unlock(&sbd_subsys.su_mutex);
+	return dev;
+}
 
 int sbd_configfs_init(void)
 {

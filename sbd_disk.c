@@ -87,6 +87,8 @@ static void sbd_dev_release(struct kref *ref)
 {
 	struct sbd_dev *dev = container_of(ref, struct sbd_dev, ref);
 
+	sbd_log_put(dev->log);
+	sbd_crash_origin_free(dev->origin);
 	sbd_cache_destroy(&dev->cache);
 	sbd_store_destroy(&dev->store);
 	free_percpu(dev->stats);
@@ -259,24 +261,35 @@ void sbd_dev_remove(struct sbd_dev *dev)
 	mutex_lock(&dev->lock);
 	sbd_dev_power_off(dev);
 	sbd_store_destroy(&dev->store);
+	sbd_log_put(dev->log);
+	dev->log = NULL;
 	mutex_unlock(&dev->lock);
 }
 
 /*
- * Waits until nothing issued to the disk is in flight.  The queue's freeze
- * waits for requests and for bios inside ->submit_bio and holds new ones
- * back; delayed completions, whose work is done but which may wait long
- * (a bandwidth backlog), end first, and none is delayed during the drain.
- * So do polled ones, since nobody can poll a queue being frozen.
+ * Waits until nothing issued to the disk is in flight, and holds new I/O
+ * back until sbd_dev_resume().  The queue's freeze waits for requests and
+ * for bios inside ->submit_bio; delayed completions, whose work is done
+ * but which may wait long (a bandwidth backlog), end first, and none is
+ * delayed meanwhile.  So do polled ones, since nobody can poll a queue
+ * being frozen.  A powered-off disk has no I/O to wait for.
  */
-static void sbd_dev_drain(struct sbd_dev *dev)
+void sbd_dev_quiesce(struct sbd_dev *dev)
 {
-	struct request_queue *q = dev->disk->queue;
-
+	lockdep_assert_held(&dev->lock);
+	if (!dev->disk)
+		return;
 	sbd_fault_stop(dev);
 	sbd_poll_stop(dev);
-	sbd_compat_freeze_queue(q);
-	sbd_compat_unfreeze_queue(q);
+	sbd_compat_freeze_queue(dev->disk->queue);
+}
+
+void sbd_dev_resume(struct sbd_dev *dev)
+{
+	lockdep_assert_held(&dev->lock);
+	if (!dev->disk)
+		return;
+	sbd_compat_unfreeze_queue(dev->disk->queue);
 	sbd_poll_start(dev);
 	sbd_fault_start(dev);
 }
@@ -293,11 +306,17 @@ int sbd_dev_resize(struct sbd_dev *dev, u64 size)
 	lockdep_assert_held(&dev->lock);
 	if (sbd_check_size(dev, size))
 		return -EINVAL;
+	/* A snapshot, its log and its crash states are of one size. */
+	if (dev->store.base && size != dev->config.size) {
+		pr_warn("%s: size cannot change while the disk has a snapshot\n",
+			sbd_dev_name(dev));
+		return -EBUSY;
+	}
 	if (dev->disk)
 		set_capacity_and_notify(dev->disk, size >> SECTOR_SHIFT);
 	if (size < dev->config.size) {
-		if (dev->disk)
-			sbd_dev_drain(dev);
+		sbd_dev_quiesce(dev);
+		sbd_dev_resume(dev);
 		sbd_store_truncate(&dev->store, size);
 		mutex_lock(&dev->cache.lock);
 		sbd_cache_truncate(dev, size);

@@ -185,8 +185,10 @@ int sbd_fault_set_power_cut(struct sbd_dev *dev, bool cut)
 	LIST_HEAD(taken);
 
 	mutex_lock(&dev->cache.lock);
-	if (cut && !dev->fault.cut)
+	if (cut && !dev->fault.cut) {
 		sbd_cache_power_cut(dev);
+		sbd_log_cut(dev);
+	}
 	spin_lock_irq(&dev->fault.lock);
 	WRITE_ONCE(dev->fault.cut, cut);
 	if (cut)
@@ -291,12 +293,14 @@ void sbd_delayed_init(struct sbd_delayed *d, struct sbd_dev *dev,
 }
 
 /*
- * Arms @d if a delay applies to @io, which ended with @sts: latency plus
+ * Arms @d if a delay applies to @io, which ended with *@sts: latency plus
  * jitter after now, and not before the bandwidth lets its data through.
- * Returns false if the caller should complete it now.
+ * Returns false if the caller should complete it now, with *@sts: a
+ * request done before a power cut but not yet answered fails, as all
+ * those waiting on a timer did at the cut.
  */
 bool sbd_fault_delay(struct sbd_dev *dev, const struct sbd_io *io,
-		     struct sbd_delayed *d, blk_status_t sts)
+		     struct sbd_delayed *d, blk_status_t *sts)
 {
 	struct sbd_fault *f = &dev->fault;
 	u64 now, done;
@@ -307,6 +311,8 @@ bool sbd_fault_delay(struct sbd_dev *dev, const struct sbd_io *io,
 	now = ktime_get_ns();
 	spin_lock_irqsave(&f->lock, flags);
 	if (f->stopped || f->cut) {
+		if (f->cut)
+			*sts = BLK_STS_IOERR;
 		spin_unlock_irqrestore(&f->lock, flags);
 		return false;
 	}
@@ -323,7 +329,7 @@ bool sbd_fault_delay(struct sbd_dev *dev, const struct sbd_io *io,
 		done = max(done, f->busy_until);
 	}
 	if (done > now) {
-		d->status = sts;
+		d->status = *sts;
 		d->armed = true;
 		list_add_tail(&d->node, &f->pending);
 		atomic_inc(&f->inflight);

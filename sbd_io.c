@@ -8,8 +8,9 @@
  * bios' pages and the backing store, and the write cache's bookkeeping.
  *
  * A disk used as a test device may also keep what the write cache has not
- * made durable (sbd_cache.c) or fail requests on purpose (sbd_fault.c);
- * none of that is looked at when it is not enabled.
+ * made durable (sbd_cache.c), log what it does (sbd_log.c) or fail
+ * requests on purpose (sbd_fault.c); none of that is looked at when it is
+ * not enabled.
  */
 #include <linux/bio.h>
 #include <linux/bvec.h>
@@ -70,6 +71,8 @@ static blk_status_t sbd_errno_to_status(int ret, const struct sbd_io *io)
 		return (io->flags & REQ_NOWAIT) ? BLK_STS_AGAIN : BLK_STS_IOERR;
 	case -EOPNOTSUPP:
 		return BLK_STS_NOTSUPP;
+	case -ENOSPC:
+		return BLK_STS_NOSPC;
 	default:
 		return BLK_STS_IOERR;
 	}
@@ -112,7 +115,8 @@ out:
 /*
  * With the write cache on, everything that changes the disk runs under the
  * cache lock: first the durable contents of the blocks it changes are kept
- * aside, then the change is made.  REQ_NOWAIT does not wait for the lock.
+ * aside, then the change is made.  So does everything a write log records,
+ * in the order it is done.  REQ_NOWAIT does not wait for the lock.
  */
 static int sbd_cache_lock(struct sbd_dev *dev, const struct sbd_io *io)
 {
@@ -134,11 +138,18 @@ static blk_status_t sbd_execute(struct sbd_dev *dev, const struct sbd_io *io)
 {
 	gfp_t gfp = (io->flags & REQ_NOWAIT) ? GFP_NOWAIT : GFP_NOIO;
 	bool cached = dev->config.cache && io->op != REQ_OP_READ;
+	/* Changed only while the disk is quiesced. */
+	bool logged = dev->log && io->op != REQ_OP_READ;
 	bool honour_flush = !READ_ONCE(dev->config.ignore_flush);
 	int ret;
 
-	if (cached) {
+	if (cached || logged) {
 		ret = sbd_cache_lock(dev, io);
+		if (!ret && logged) {
+			ret = sbd_log_check(dev, io);
+			if (ret)
+				mutex_unlock(&dev->cache.lock);
+		}
 		if (ret)
 			return sbd_errno_to_status(ret, io);
 	}
@@ -172,14 +183,17 @@ static blk_status_t sbd_execute(struct sbd_dev *dev, const struct sbd_io *io)
 		ret = cached ? sbd_cache_dirty_present(dev, io->pos, io->len,
 						       gfp) : 0;
 		if (!ret)
-			sbd_store_zero(&dev->store, io->pos, io->len);
+			ret = sbd_store_zero(&dev->store, io->pos, io->len,
+					     gfp);
 		break;
 	default:
 		/* Secure erase, zone and driver-private operations. */
 		ret = -EOPNOTSUPP;
 		break;
 	}
-	if (cached)
+	if (logged && !ret)
+		sbd_log_io(dev, io, honour_flush);
+	if (cached || logged)
 		mutex_unlock(&dev->cache.lock);
 	return sbd_errno_to_status(ret, io);
 }

@@ -36,7 +36,7 @@ static blk_status_t sbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 	blk_mq_start_request(rq);
 	sbd_io_from_rq(&io, rq);
 	sts = sbd_io_submit(dev, &io);
-	if (!sbd_fault_delay(dev, &io, blk_mq_rq_to_pdu(rq), sts))
+	if (!sbd_fault_delay(dev, &io, blk_mq_rq_to_pdu(rq), &sts))
 		sbd_mq_end(rq, sts);
 	return BLK_STS_OK;
 }

@@ -9,6 +9,11 @@
  * callback, so a reader that found one just before the discard still
  * copies from valid memory, and the discard itself does not wait for the
  * grace period.  Reads of missing pages return zeros.
+ *
+ * A store may sit on a snapshot (store->base, see sbd_snap.c): a page it
+ * lacks is then read from the layers below, and the first write to such a
+ * page copies it up (copy-on-write); a discard leaves SBD_HOLE where a
+ * page below must no longer show.  Without a snapshot none of that runs.
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -22,6 +27,7 @@ void sbd_store_init(struct sbd_store *store)
 {
 	xa_init(&store->pages);
 	atomic_long_set(&store->nr_pages, 0);
+	store->base = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_init);
 
@@ -31,10 +37,14 @@ void sbd_store_destroy(struct sbd_store *store)
 	struct page *page;
 	unsigned long idx;
 
-	xa_for_each(&store->pages, idx, page)
-		__free_page(page);
+	xa_for_each(&store->pages, idx, page) {
+		if (!xa_is_value(page))
+			__free_page(page);
+	}
 	xa_destroy(&store->pages);
 	atomic_long_set(&store->nr_pages, 0);
+	sbd_layer_put(store->base);
+	store->base = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_destroy);
 
@@ -44,18 +54,33 @@ static unsigned int sbd_chunk(u64 pos, u64 len)
 	return min_t(u64, len, PAGE_SIZE - offset_in_page(pos));
 }
 
-/*
- * Gives a missing page its first data.  The new page is filled before it
- * is published, so a concurrent reader sees either no page (zeros) or the
- * written data, never stale memory.  Returns 0 once the data is in the
- * store, -EEXIST if another writer inserted the page first (the caller
- * copies into that one), or a negative errno.
- */
-static int sbd_store_insert(struct sbd_store *store, pgoff_t idx,
-			    unsigned int off, const void *buf,
-			    unsigned int len, gfp_t gfp)
+/* The page of a snapshot that shows at @idx, or NULL (zeros). */
+struct page *sbd_layer_lookup(struct sbd_layer *layer, pgoff_t idx)
 {
-	struct page *page, *old;
+	for (; layer; layer = layer->lower) {
+		void *entry = xa_load(&layer->pages, idx);
+
+		if (entry)
+			return xa_is_value(entry) ? NULL : entry;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(sbd_layer_lookup);
+
+/*
+ * Gives the store its own page at @idx, where it had none (@old NULL) or a
+ * hole (@old SBD_HOLE), holding what was below (@below, or zeros) with the
+ * new data over it.  The new page is filled before it is published, so a
+ * concurrent reader sees the old contents or the new, never stale memory.
+ * Returns 0 once the data is in the store, -EEXIST if another writer
+ * changed the entry first (the caller looks again), or a negative errno.
+ */
+static int sbd_store_insert(struct sbd_store *store, pgoff_t idx, void *old,
+			    struct page *below, unsigned int off,
+			    const void *buf, unsigned int len, gfp_t gfp)
+{
+	struct page *page;
+	void *cur;
 
 	/*
 	 * A page only partly written must read back zeros elsewhere.  Only
@@ -63,31 +88,33 @@ static int sbd_store_insert(struct sbd_store *store, pgoff_t idx,
 	 * must not be given __GFP_ZERO.
 	 */
 	page = alloc_page(gfp | __GFP_HIGHMEM |
-			  (len < PAGE_SIZE ? __GFP_ZERO : 0));
+			  (len < PAGE_SIZE && !below ? __GFP_ZERO : 0));
 	if (!page)
 		return -ENOMEM;
+	if (below && len < PAGE_SIZE)
+		copy_highpage(page, below);
 	memcpy_to_page(page, off, buf, len);
 
 	/* Counted before it is visible, so a discard never counts below 0. */
 	atomic_long_inc(&store->nr_pages);
-	old = xa_cmpxchg(&store->pages, idx, NULL, page, gfp);
-	if (!old)
+	cur = xa_cmpxchg(&store->pages, idx, old, page, gfp);
+	if (cur == old)
 		return 0;
 	atomic_long_dec(&store->nr_pages);
 	__free_page(page);
-	return xa_is_err(old) ? xa_err(old) : -EEXIST;
+	return xa_is_err(cur) ? xa_err(cur) : -EEXIST;
 }
 
 /*
- * The page at @idx, or NULL.  The next page after the last one looked up
- * is usually in the same xarray node: xas_next() steps to it.  Anything
- * else, or a cursor that is not on a node, walks down from the root.
+ * The entry at @idx: a page, SBD_HOLE or NULL.  The next page after the
+ * last one looked up is usually in the same xarray node: xas_next() steps
+ * to it.  Anything else, or a cursor that is not on a node, walks down
+ * from the root.
  */
-static struct page *sbd_cursor_page(struct sbd_store_cursor *cur,
-				    pgoff_t idx)
+static void *sbd_cursor_page(struct sbd_store_cursor *cur, pgoff_t idx)
 {
 	struct xa_state *xas = &cur->xas;
-	struct page *page;
+	void *page;
 
 	if (idx == xas->xa_index + 1 && !xas_not_node(xas->xa_node)) {
 		page = xas_next(xas);
@@ -112,16 +139,20 @@ int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
 		unsigned int chunk = sbd_chunk(pos, len);
 		unsigned int off = offset_in_page(pos);
 		pgoff_t idx = pos >> PAGE_SHIFT;
-		struct page *page = sbd_cursor_page(cur, idx);
+		void *entry = sbd_cursor_page(cur, idx);
+		struct page *below = NULL;
 		int ret;
 
-		if (page) {
-			memcpy_to_page(page, off, buf, chunk);
+		if (entry && !xa_is_value(entry)) {
+			memcpy_to_page(entry, off, buf, chunk);
 		} else {
+			/* A snapshot's pages stay while the store is on it. */
+			if (!entry && unlikely(cur->store->base))
+				below = sbd_layer_lookup(cur->store->base, idx);
 			/* Allocation may sleep: outside RCU. */
 			rcu_read_unlock();
-			ret = sbd_store_insert(cur->store, idx, off, buf, chunk,
-					       gfp);
+			ret = sbd_store_insert(cur->store, idx, entry, below,
+					       off, buf, chunk, gfp);
 			rcu_read_lock();
 			/* The tree may have changed: the next lookup walks it. */
 			xas_reset(&cur->xas);
@@ -145,8 +176,13 @@ void sbd_store_read_at(struct sbd_store_cursor *cur, u64 pos, void *buf,
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "sbd store read outside RCU");
 	while (len) {
 		unsigned int chunk = sbd_chunk(pos, len);
-		struct page *page = sbd_cursor_page(cur, pos >> PAGE_SHIFT);
+		pgoff_t idx = pos >> PAGE_SHIFT;
+		struct page *page = sbd_cursor_page(cur, idx);
 
+		if (xa_is_value(page))
+			page = NULL;		/* a hole over a snapshot */
+		else if (!page && unlikely(cur->store->base))
+			page = sbd_layer_lookup(cur->store->base, idx);
 		if (page)
 			memcpy_from_page(buf, page, offset_in_page(pos), chunk);
 		else
@@ -185,17 +221,24 @@ void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_read);
 
-/* Zeroes part of one page, if the page exists. */
-static void sbd_store_zero_partial(struct sbd_store *store, u64 pos,
-				   unsigned int len)
+/*
+ * Zeroes part of one page, if the page exists.  One that only a snapshot
+ * below has is copied up first, like any other write to it.
+ */
+static int sbd_store_zero_partial(struct sbd_store *store, u64 pos,
+				  unsigned int len, gfp_t gfp)
 {
+	pgoff_t idx = pos >> PAGE_SHIFT;
 	struct page *page;
 
 	rcu_read_lock();
-	page = xa_load(&store->pages, pos >> PAGE_SHIFT);
-	if (page)
+	page = xa_load(&store->pages, idx);
+	if (page && !xa_is_value(page))
 		memzero_page(page, offset_in_page(pos), len);
 	rcu_read_unlock();
+	if (page || !sbd_layer_lookup(store->base, idx))
+		return 0;
+	return sbd_store_write(store, pos, page_address(ZERO_PAGE(0)), len, gfp);
 }
 
 /* The pages one discard unlinked, freed together after a grace period. */
@@ -252,17 +295,22 @@ static void sbd_store_free_later(struct list_head *pages)
  * drops at once; the memory follows a grace period later, unless @now:
  * no reader can reach the range any more (a shrink, after its drain).
  */
-static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
-				 pgoff_t last, bool now)
+static unsigned long sbd_store_free_range(struct sbd_store *store,
+					  pgoff_t first, pgoff_t last,
+					  bool now)
 {
 	XA_STATE(xas, &store->pages, first);
 	struct page *page, *next;
+	unsigned long removed = 0;
 	unsigned int n = 0;
 	LIST_HEAD(freed);
 
 	xas_lock(&xas);
 	xas_for_each(&xas, page, last) {
 		xas_store(&xas, NULL);
+		removed++;
+		if (xa_is_value(page))
+			continue;		/* a hole: no page */
 		atomic_long_dec(&store->nr_pages);
 		list_add(&page->lru, &freed);
 		if (!now && ++n == SBD_FREE_BATCH) {
@@ -280,37 +328,71 @@ static void sbd_store_free_range(struct sbd_store *store, pgoff_t first,
 	xas_unlock(&xas);
 
 	if (list_empty(&freed))
-		return;
+		return removed;
 	if (!now) {
 		sbd_store_free_later(&freed);
-		return;
+		return removed;
 	}
 	list_for_each_entry_safe(page, next, &freed, lru) {
 		__free_page(page);
 		cond_resched();
 	}
+	return removed;
+}
+
+/*
+ * Over a snapshot, pages @first..@last must read zeros although the layers
+ * below hold some of them: a hole goes where each of those shows.
+ */
+static int sbd_store_mask_range(struct sbd_store *store, pgoff_t first,
+				pgoff_t last, gfp_t gfp)
+{
+	struct sbd_layer *layer;
+	unsigned long idx;
+	void *entry;
+
+	for (layer = store->base; layer; layer = layer->lower) {
+		xa_for_each_range(&layer->pages, idx, entry, first, last) {
+			void *cur = xa_cmpxchg(&store->pages, idx, NULL,
+					       SBD_HOLE, gfp);
+
+			if (xa_is_err(cur))
+				return xa_err(cur);
+			cond_resched();
+		}
+	}
+	return 0;
 }
 
 /*
  * Discard and write-zeroes: whole pages go back to the system, the parts
- * of pages at either end of the range are zeroed in place.
+ * of pages at either end of the range are zeroed in place.  Fails only
+ * over a snapshot, for want of memory to record what it discarded.
  */
-void sbd_store_zero(struct sbd_store *store, u64 pos, u64 len)
+int sbd_store_zero(struct sbd_store *store, u64 pos, u64 len, gfp_t gfp)
 {
 	u64 end = pos + len;
 	u64 head_end = min(end, round_up(pos, PAGE_SIZE));
 	u64 tail_start;
+	int ret = 0;
 
 	if (head_end > pos) {
-		sbd_store_zero_partial(store, pos, head_end - pos);
+		ret = sbd_store_zero_partial(store, pos, head_end - pos, gfp);
 		pos = head_end;
 	}
 	tail_start = max(pos, round_down(end, PAGE_SIZE));
-	if (tail_start > pos)
-		sbd_store_free_range(store, pos >> PAGE_SHIFT,
-				     (tail_start >> PAGE_SHIFT) - 1, false);
-	if (end > tail_start)
-		sbd_store_zero_partial(store, tail_start, end - tail_start);
+	if (!ret && tail_start > pos) {
+		pgoff_t first = pos >> PAGE_SHIFT;
+		pgoff_t last = (tail_start >> PAGE_SHIFT) - 1;
+
+		sbd_store_free_range(store, first, last, false);
+		if (store->base)
+			ret = sbd_store_mask_range(store, first, last, gfp);
+	}
+	if (!ret && end > tail_start)
+		ret = sbd_store_zero_partial(store, tail_start,
+					     end - tail_start, gfp);
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_zero);
 
@@ -323,20 +405,42 @@ void sbd_store_truncate(struct sbd_store *store, u64 size)
 {
 	u64 head_end = round_up(size, PAGE_SIZE);
 
+	/* No snapshot here (sbd_dev_resize refuses), so nothing allocates. */
 	if (head_end > size)
-		sbd_store_zero_partial(store, size, head_end - size);
+		sbd_store_zero_partial(store, size, head_end - size, GFP_NOIO);
 	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_truncate);
 
-/* Moves *@idx to the first page at or after it, up to @last, that exists. */
+/*
+ * Back to the snapshot below: every page and hole of the store's own goes,
+ * at once (the disk is quiesced).  Returns how many there were.
+ */
+unsigned long sbd_store_revert(struct sbd_store *store)
+{
+	return sbd_store_free_range(store, 0, ULONG_MAX, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_revert);
+
+/*
+ * Moves *@idx to the first page at or after it, up to @last, that exists,
+ * in the store or in a snapshot below it (or may: a hole counts too).
+ */
 bool sbd_store_next_page(struct sbd_store *store, pgoff_t *idx, pgoff_t last)
 {
-	unsigned long i = *idx;
+	unsigned long found = ULONG_MAX, i = *idx;
+	struct sbd_layer *layer;
 
-	if (!xa_find(&store->pages, &i, last, XA_PRESENT))
+	if (xa_find(&store->pages, &i, last, XA_PRESENT))
+		found = i;
+	for (layer = store->base; layer; layer = layer->lower) {
+		i = *idx;
+		if (xa_find(&layer->pages, &i, min(last, found), XA_PRESENT))
+			found = min(found, i);
+	}
+	if (found == ULONG_MAX)
 		return false;
-	*idx = i;
+	*idx = found;
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_next_page);

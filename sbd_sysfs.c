@@ -68,6 +68,39 @@ static ssize_t mem_bytes_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(mem_bytes);
 
+/*
+ * Pages the disk's snapshot layers hold (shared with its crash images),
+ * and how many pages and holes the last restore gave back.  The cache lock
+ * keeps a snapshot from changing them meanwhile.
+ */
+static ssize_t snapshot_pages_show(struct device *d,
+				   struct device_attribute *attr, char *buf)
+{
+	struct sbd_dev *dev = sbd_dev_of(d);
+	struct sbd_layer *layer;
+	unsigned long pages = 0;
+
+	mutex_lock(&dev->cache.lock);
+	for (layer = dev->store.base; layer; layer = layer->lower)
+		pages += layer->nr_pages;
+	mutex_unlock(&dev->cache.lock);
+	return sysfs_emit(buf, "%lu\n", pages);
+}
+static DEVICE_ATTR_RO(snapshot_pages);
+
+static ssize_t restore_pages_show(struct device *d,
+				  struct device_attribute *attr, char *buf)
+{
+	struct sbd_dev *dev = sbd_dev_of(d);
+	u64 pages;
+
+	mutex_lock(&dev->cache.lock);
+	pages = dev->restore_pages;
+	mutex_unlock(&dev->cache.lock);
+	return sysfs_emit(buf, "%llu\n", pages);
+}
+static DEVICE_ATTR_RO(restore_pages);
+
 /* One read-only attribute per request counter. */
 #define SBD_STAT_ATTR(_name, _stat)					\
 static ssize_t _name##_show(struct device *d,				\
@@ -118,6 +151,8 @@ static struct attribute *sbd_disk_attrs[] = {
 	&dev_attr_poll_queues.attr,
 	&dev_attr_nr_pages.attr,
 	&dev_attr_mem_bytes.attr,
+	&dev_attr_snapshot_pages.attr,
+	&dev_attr_restore_pages.attr,
 	&dev_attr_reads.attr,
 	&dev_attr_writes.attr,
 	&dev_attr_flushes.attr,

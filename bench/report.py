@@ -582,6 +582,44 @@ def main():
                       + f" | {st[0][0].get('io_poll') or '?'} | {st[0][0].get('hw_queues') or '?'} |")
             p("")
 
+    # ---- crash testing -----------------------------------------------------------
+    crash = {}
+    for name, (kind, data) in records.items():
+        if kind == "kv" and name.startswith("crash."):
+            crash.setdefault(int(name.split(".")[1]), []).append(kv(data))
+    if crash:
+        p("## Crash testing: snapshot, crash image, restore")
+        p("")
+        p("A 1 GiB sbd disk (bio mode) written whole, then a snapshot of it; then N MiB written "
+          "since (1 MiB direct writes of random data: each page copied up from the snapshot, "
+          "and logged), a crash image of the state that keeps all of them (checked equal to "
+          "the disk), and a restore. Median [min–max] of the rounds; pages are 4 KiB.")
+        p("")
+        p("| written since | snapshot, s | crash image, s | restore, s | restore: pages given back "
+          "| image: pages of its own | disk: pages of its own | log, bytes | snapshot pages |")
+        p("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+        def cm(rs, k, fmt):
+            v = [float(r[k]) for r in rs if r.get(k, "") != ""]
+            if not v:
+                return "–"
+            return f"{fmt(statistics.median(v))} [{fmt(min(v))}–{fmt(max(v))}]" \
+                if min(v) != max(v) else fmt(v[0])
+
+        def secs3(x):
+            return f"{x:.3f}"
+
+        def count(x):
+            return f"{x:.0f}"
+
+        for mib in sorted(crash):
+            rs = crash[mib]
+            p(f"| {mib} MiB | {cm(rs, 'snapshot_s', secs3)} | {cm(rs, 'image_s', secs3)} "
+              f"| {cm(rs, 'restore_s', secs3)} | {cm(rs, 'restore_pages', count)} "
+              f"| {cm(rs, 'image_pages', count)} | {cm(rs, 'own_pages', count)} "
+              f"| {cm(rs, 'log_bytes', count)} | {cm(rs, 'snapshot_pages', count)} |")
+        p("")
+
     # ---- targets -----------------------------------------------------------------
     p("## The project's targets")
     p("")

@@ -26,7 +26,9 @@
 #        d. fill1m: a freshly made disk written whole, 1 MiB direct writes;
 #        e. fs: a freshly made disk, mkfs.ext4, mount; timed: copy a tree of
 #           small files in + sync, rm -rf it + sync, fstrim, then fio 4 KiB
-#           random writes with fsync=1 over 16 files.
+#           random writes with fsync=1 over 16 files;
+#        f. crash: snapshot, crash image and restore of a 1 GiB sbd disk
+#           with 1, 64 and 512 MiB written since the snapshot.
 #
 # Results go to $SBD_RESULTS (guest.sh --results) as records that kernel
 # messages cannot split:  "@@BEGIN KIND NAME", base64 of the gzipped data,
@@ -37,7 +39,7 @@
 #   BENCH_SIZE_MIB  disk size (default 1024)     BENCH_RUNTIME  seconds per run (10)
 #   BENCH_RAMP      fio ramp_time, seconds (1)   BENCH_ROUNDS   rounds (3)
 #   BENCH_ROWS      rows to run (all): fio rows, polled rows, trim4k, fill1m,
-#                   fs; "none"
+#                   fs, crash; "none"
 #   BENCH_DEVICES   disks (sbd-bio sbd-mq brd nullb-mem nullb-nomem
 #                   sbd-mq-poll nullb-mem-poll; "sbd" means the three sbd
 #                   disks; the last two serve only the polled rows)
@@ -56,7 +58,7 @@ BIG_GIB=${BENCH_BIG_GIB:-1024}
 ALL_FIO_ROWS="rr4k-psync-1j rr4k-psync-2j rw4k-psync-1j rw4k-psync-2j rr4k-uring-qd32 sr1m-psync-1j sw1m-psync-1j"
 # The polled rows: 4 KiB random reads, io_uring, iodepth 1 and 32.
 ALL_POLL_ROWS="rr4k-poll-qd1 rr4k-poll-qd32"
-ALL_ROWS="$ALL_FIO_ROWS $ALL_POLL_ROWS trim4k fill1m fs"
+ALL_ROWS="$ALL_FIO_ROWS $ALL_POLL_ROWS trim4k fill1m fs crash"
 ROWS=${BENCH_ROWS:-$ALL_ROWS}
 ROWS=${ROWS//,/ }	# commas: SBD_GUEST_ENV splits on spaces
 [ "$ROWS" = none ] && ROWS=	# only the memory step, or only the profiles
@@ -89,7 +91,7 @@ FIO_ROWS="" POLL_ROWS="" SPECIAL_ROWS=""
 for row in $ROWS; do
 	if has "$row" "$ALL_FIO_ROWS rw4k-uring-qd1"; then FIO_ROWS+="$row "
 	elif has "$row" "$ALL_POLL_ROWS"; then POLL_ROWS+="$row "
-	elif has "$row" "trim4k fill1m fs"; then SPECIAL_ROWS+="$row "
+	elif has "$row" "trim4k fill1m fs crash"; then SPECIAL_ROWS+="$row "
 	else die "unknown row '$row' (known: $ALL_ROWS rw4k-uring-qd1)"
 	fi
 done
@@ -833,6 +835,72 @@ if has fs "$SPECIAL_ROWS"; then
 		rm -rf $TREE
 		phase_end fs
 	fi
+fi
+
+# f. crash: what crash testing costs, on a 1 GiB sbd disk (bio mode, whatever
+# BENCH_SIZE_MIB is) written whole and snapshotted; then, for each size in
+# BENCH_CRASH_MIBS, that much written since (1 MiB direct writes over the
+# snapshot's pages: copied up, and logged), a crash image of the state that
+# keeps all of it, and a restore.  Times, and the pages each holds.
+CRASH_MIBS=${BENCH_CRASH_MIBS:-1 64 512}
+
+# run_crash MIB ROUND
+run_crash() {
+	local mib=$1 r=$2 s=$SBD_CFS/crash-src i=$SBD_CFS/crash-img dev img t0 t1 t2 t3 t4 t5 n
+	mkdir $s
+	echo $((1 << 30)) >$s/size
+	# Room for the data and its entries.
+	echo $(((mib + 1) << 20)) >$s/log_limit
+	echo 1 >$s/power || die "crash-src: power on failed"
+	dev=/dev/$(cat $s/device)
+	dd if=/dev/zero of="$dev" bs=1M oflag=direct status=none || die "crash-src: fill failed"
+	t0=$(now_ns)
+	echo 1 >$s/snapshot || die "crash-src: snapshot failed"
+	t1=$(now_ns)
+	dd if=/dev/urandom of="$dev" bs=1M count="$mib" oflag=direct status=none ||
+		die "crash-src: writes failed"
+	n=$(awk '$1 == "epoch" && $2 == 1 { print $8 }' $s/log)
+	mkdir $i
+	t2=$(now_ns)
+	echo "crash-src 0 $n" >$i/crash_image || die "crash image (0, $n) failed"
+	t3=$(now_ns)
+	echo 1 >$i/power || die "crash-img: power on failed"
+	img=/sys/block/$(cat $i/device)/sbd
+	[ "$(dd if="/dev/$(cat $i/device)" bs=1M count="$mib" iflag=direct status=none | sha256sum)" = \
+	  "$(dd if="$dev" bs=1M count="$mib" iflag=direct status=none | sha256sum)" ] ||
+		die "crash image (0, $n) differs from the disk"
+	{
+		echo "mib=$mib"
+		echo "writes=$n"
+		echo "snapshot_pages=$(cat "/sys/block/${dev#/dev/}/sbd/snapshot_pages")"
+		echo "own_pages=$(cat "/sys/block/${dev#/dev/}/sbd/nr_pages")"
+		echo "log_bytes=$(awk 'NR == 1 { print $7 }' $s/log)"
+		echo "image_pages=$(cat "$img/nr_pages")"
+		echo "snapshot_s=$(secs "$t0" "$t1")"
+		echo "image_s=$(secs "$t2" "$t3")"
+	} >/tmp/bench-crash.kv
+	echo 0 >$i/power
+	rmdir $i
+	t4=$(now_ns)
+	echo 1 >$s/restore || die "crash-src: restore failed"
+	t5=$(now_ns)
+	{
+		cat /tmp/bench-crash.kv
+		echo "restore_s=$(secs "$t4" "$t5")"
+		echo "restore_pages=$(cat "/sys/block/${dev#/dev/}/sbd/restore_pages")"
+	} | emit kv "crash.$mib.$r"
+	echo 0 >$s/power
+	rmdir $s
+}
+
+if has crash "$SPECIAL_ROWS"; then
+	for ((r = 1; r <= ROUNDS; r++)); do
+		for mib in $CRASH_MIBS; do
+			log "round $r/$ROUNDS: crash, $mib MiB written since the snapshot"
+			run_crash "$mib" "$r"
+		done
+	done
+	phase_end crash
 fi
 
 for d in "${devs[@]}"; do dev_unload "$d"; done

@@ -104,7 +104,7 @@ static void sbd_store_zero_frees_whole_pages(struct kunit *test)
 {
 	/* Pages 0..3 written; zero from the middle of 0 to the middle of 3. */
 	sbd_kunit_fill(test, 0, 0x77, 4 * PAGE_SIZE);
-	sbd_store_zero(test->priv, 512, 3 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sbd_store_zero(test->priv, 512, 3 * PAGE_SIZE, GFP_KERNEL), 0);
 	/* Pages 1 and 2 are given back, 0 and 3 zeroed in part. */
 	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 2);
 	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x77, 512));
@@ -116,14 +116,14 @@ static void sbd_store_zero_frees_whole_pages(struct kunit *test)
 static void sbd_store_zero_inside_one_page(struct kunit *test)
 {
 	sbd_kunit_fill(test, 0, 0x33, PAGE_SIZE);
-	sbd_store_zero(test->priv, 1024, 512);
+	KUNIT_EXPECT_EQ(test, sbd_store_zero(test->priv, 1024, 512, GFP_KERNEL), 0);
 	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 1);
 	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x33, 1024));
 	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 1024, 0, 512));
 	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 1536, 0x33,
 						PAGE_SIZE - 1536));
 	/* Zeroing a hole allocates nothing. */
-	sbd_store_zero(test->priv, 10 * PAGE_SIZE + 512, 512);
+	KUNIT_EXPECT_EQ(test, sbd_store_zero(test->priv, 10 * PAGE_SIZE + 512, 512, GFP_KERNEL), 0);
 	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 1);
 }
 
@@ -244,6 +244,78 @@ static void sbd_store_destroy_frees_all(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0, PAGE_SIZE));
 }
 
+/*
+ * A snapshot: the store's pages move into a layer below it; writes copy a
+ * page up before changing it, discards leave holes, a revert brings the
+ * layer's contents back, and the layer itself never changes.
+ */
+static void sbd_store_snapshot_copy_on_write(struct kunit *test)
+{
+	struct sbd_store *store = test->priv;
+	struct sbd_layer *layer;
+
+	sbd_kunit_fill(test, 0, 0x11, 4 * PAGE_SIZE);
+	layer = sbd_snap_freeze_store(store);
+	KUNIT_ASSERT_NOT_NULL(test, layer);
+	KUNIT_EXPECT_PTR_EQ(test, store->base, layer);
+	KUNIT_EXPECT_EQ(test, layer->nr_pages, 4);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(store), 0);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x11, 4 * PAGE_SIZE));
+
+	/* 512 bytes into page 1: copied up, the rest of it kept. */
+	sbd_kunit_fill(test, PAGE_SIZE + 512, 0x22, 512);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(store), 1);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE, 0x11, 512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE + 512, 0x22,
+						512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE + 1024, 0x11,
+						PAGE_SIZE - 1024));
+
+	/* Page 2 discarded: a hole, no page; part of page 3 zeroed: copied up. */
+	KUNIT_EXPECT_EQ(test, sbd_store_zero(store, 2 * PAGE_SIZE,
+					     PAGE_SIZE + 512, GFP_KERNEL), 0);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(store), 2);
+	KUNIT_EXPECT_TRUE(test, xa_is_value(xa_load(&store->pages, 2)));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 2 * PAGE_SIZE, 0,
+						PAGE_SIZE + 512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 3 * PAGE_SIZE + 512,
+						0x11, PAGE_SIZE - 512));
+	/* A write into the hole starts from zeros, not from the layer. */
+	sbd_kunit_fill(test, 2 * PAGE_SIZE, 0x33, 512);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 2 * PAGE_SIZE + 512, 0,
+						PAGE_SIZE - 512));
+
+	/* The layer still has the snapshot's contents. */
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(page_address(sbd_layer_lookup(layer, 1)),
+					    0x11, PAGE_SIZE));
+	/* Back to the snapshot: three pages and no hole (written over) go. */
+	KUNIT_EXPECT_EQ(test, sbd_store_revert(store), 3);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(store), 0);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x11, 4 * PAGE_SIZE));
+}
+
+/* A snapshot over a snapshot: the newer layer hides the older one. */
+static void sbd_store_snapshot_layers(struct kunit *test)
+{
+	struct sbd_store *store = test->priv;
+	pgoff_t idx = 0;
+
+	sbd_kunit_fill(test, 0, 0x44, 2 * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, sbd_snap_freeze_store(store));
+	sbd_kunit_fill(test, 0, 0x55, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sbd_store_zero(store, PAGE_SIZE, PAGE_SIZE,
+					     GFP_KERNEL), 0);
+	KUNIT_ASSERT_NOT_NULL(test, sbd_snap_freeze_store(store));
+	KUNIT_EXPECT_PTR_NE(test, store->base->lower, NULL);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x55, PAGE_SIZE));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE, 0, PAGE_SIZE));
+	/* Page 0 exists below; page 1 too, as far as a walk is concerned. */
+	KUNIT_EXPECT_TRUE(test, sbd_store_next_page(store, &idx, 10));
+	KUNIT_EXPECT_EQ(test, idx, 0);
+	idx = 2;
+	KUNIT_EXPECT_FALSE(test, sbd_store_next_page(store, &idx, 10));
+}
+
 static struct kunit_case sbd_store_cases[] = {
 	KUNIT_CASE(sbd_store_empty_reads_zeros),
 	KUNIT_CASE(sbd_store_allocates_on_write),
@@ -254,6 +326,8 @@ static struct kunit_case sbd_store_cases[] = {
 	KUNIT_CASE(sbd_store_next_page_skips_holes),
 	KUNIT_CASE(sbd_store_cursor_walks),
 	KUNIT_CASE(sbd_store_destroy_frees_all),
+	KUNIT_CASE(sbd_store_snapshot_copy_on_write),
+	KUNIT_CASE(sbd_store_snapshot_layers),
 	{}
 };
 
@@ -801,6 +875,65 @@ static void sbd_rules_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sbd_fault_show_rules(test->priv, page), 0);
 }
 
+/* ---- crash states --------------------------------------------------------- */
+
+/* Prefix states keep the first K writes, whatever the seed. */
+static void sbd_crash_prefix_states(struct kunit *test)
+{
+	struct sbd_crash_pick p;
+	unsigned long k, i;
+
+	for (k = 0; k <= 5; k++) {
+		sbd_crash_pick_init(&p, 42, 3, k, 5);
+		for (i = 0; i < 5; i++)
+			KUNIT_EXPECT_EQ(test, sbd_crash_pick_write(&p, i, i == 4),
+					i < k ? SBD_KEEP_ALL : SBD_KEEP_NONE);
+	}
+}
+
+/*
+ * Seeded states: the same seed, epoch and state choose the same; FUA
+ * writes are always kept whole; over many states every choice occurs.
+ */
+static void sbd_crash_seeded_states(struct kunit *test)
+{
+	unsigned int seen[3] = {}, differ = 0;
+	struct sbd_crash_pick a, b;
+	unsigned long i;
+	u64 k;
+
+	for (k = 4; k < 40; k++) {
+		bool same = true;
+
+		sbd_crash_pick_init(&a, 7, 1, k, 3);
+		sbd_crash_pick_init(&b, 7, 1, k, 3);
+		for (i = 0; i < 16; i++) {
+			enum sbd_keep ka = sbd_crash_pick_write(&a, i, false);
+
+			KUNIT_EXPECT_EQ(test, sbd_crash_pick_write(&b, i, false), ka);
+			seen[ka]++;
+			if (ka == SBD_KEEP_TORN)
+				KUNIT_EXPECT_EQ(test, sbd_crash_pick_block(&a),
+						sbd_crash_pick_block(&b));
+			KUNIT_EXPECT_EQ(test, sbd_crash_pick_write(&a, i, true),
+					SBD_KEEP_ALL);
+			KUNIT_EXPECT_EQ(test, sbd_crash_pick_write(&b, i, true),
+					SBD_KEEP_ALL);
+		}
+		/* Another seed: some choice differs. */
+		sbd_crash_pick_init(&a, 8, 1, k, 3);
+		sbd_crash_pick_init(&b, 7, 1, k, 3);
+		for (i = 0; i < 16; i++)
+			same &= sbd_crash_pick_write(&a, i, false) ==
+				sbd_crash_pick_write(&b, i, false);
+		differ += !same;
+	}
+	KUNIT_EXPECT_GT(test, seen[SBD_KEEP_NONE], 0);
+	KUNIT_EXPECT_GT(test, seen[SBD_KEEP_ALL], 0);
+	KUNIT_EXPECT_GT(test, seen[SBD_KEEP_TORN], 0);
+	KUNIT_EXPECT_GT(test, differ, 30);
+}
+
 static struct kunit_case sbd_dev_cases[] = {
 	KUNIT_CASE(sbd_attrs_defaults),
 	KUNIT_CASE(sbd_attrs_valid_values_stick),
@@ -818,6 +951,8 @@ static struct kunit_case sbd_dev_cases[] = {
 	KUNIT_CASE(sbd_rules_first_match_wins),
 	KUNIT_CASE(sbd_rules_show),
 	KUNIT_CASE(sbd_rules_invalid),
+	KUNIT_CASE(sbd_crash_prefix_states),
+	KUNIT_CASE(sbd_crash_seeded_states),
 	{}
 };
 

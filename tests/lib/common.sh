@@ -170,6 +170,14 @@ cfg_refused() {
 	expect_eq "$2 after the refused write" "$(cfg_get "$1" "$2")" "$before"
 }
 
+# cfg_refused_wo NAME ATTR VALUE ERROR MESSAGE: cfg_refused for an
+# attribute that cannot be read back (restore, mark, crash_image...).
+cfg_refused_wo() {
+	dmesg -C
+	expect_eq "$2=$3" "$(cfg_write "$1" "$2" "$3")" "$4"
+	dmesg | grep -qF "$5" || fail "$2=$3: no message '$5' in: $(dmesg | tail -n 3)"
+}
+
 # cfg_set NAME ATTR VALUE: the write must succeed.
 cfg_set() {
 	local r

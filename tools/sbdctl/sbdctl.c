@@ -48,6 +48,14 @@ static const char usage_main[] =
 "  rw DEV                        make a disk writable\n"
 "  remove DEV                    power a disk off and free it and its data\n"
 "\n"
+"Crash testing:\n"
+"  snapshot DEV [--log-limit SIZE] take a baseline (and start a write log)\n"
+"  restore DEV                   bring a disk back to its snapshot\n"
+"  mark DEV LABEL                put a labelled mark into the write log\n"
+"  log DEV [--json]              show the write log: epochs, writes, marks\n"
+"  crash-image DEV --epoch E --state K [--name NAME]\n"
+"                                make a crash state a new disk, print it\n"
+"\n"
 "DEV is /dev/sbdN, sbdN or the name the disk was created with.  A SIZE is a\n"
 "number of bytes with an optional unit: K M G T P or KiB MiB GiB TiB PiB\n"
 "(powers of 1024), KB MB GB TB PB (powers of 1000), B (bytes).\n"
@@ -136,6 +144,68 @@ static const char usage_remove[] =
 "\n"
 "Powers a disk made by 'sbdctl create' off and frees it and its data.\n"
 "Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
+
+static const char usage_snapshot[] =
+"Usage: sbdctl snapshot DEV [--log-limit SIZE] [--log-full-fail]\n"
+"\n"
+"Takes a snapshot of what the disk holds durably (its write cache is written\n"
+"out first): 'sbdctl restore' comes back to it.  With a log limit, the disk\n"
+"also logs every write, discard, flush and mark from now on, keeping up to\n"
+"SIZE of them; its crash states are then what 'sbdctl crash-image' makes.\n"
+"A snapshot taken over another stacks on it.  The disk's size is fixed\n"
+"while it has one.\n"
+"\n"
+"  -l, --log-limit SIZE  log up to SIZE (data and entries); 0: no log\n"
+"  -f, --log-full-fail   once the log is full, fail writes (ENOSPC) instead\n"
+"                        of going on without logging them\n"
+"  -h, --help            show this help\n"
+"Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
+
+static const char usage_restore[] =
+"Usage: sbdctl restore DEV\n"
+"\n"
+"Brings the disk back to its snapshot, in time proportional to what was\n"
+"written since, and starts its write log over.  Refused while the disk is\n"
+"open (mounted).\n"
+"Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
+
+static const char usage_mark[] =
+"Usage: sbdctl mark DEV LABEL\n"
+"\n"
+"Puts a mark into the disk's write log, in order with its I/O: e.g. after an\n"
+"fsync returned, to tell a crash state's checker what had been made\n"
+"durable.  LABEL: 1 to 63 printable characters.\n"
+"Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
+
+static const char usage_log[] =
+"Usage: sbdctl log DEV [--json]\n"
+"\n"
+"Shows the disk's write log: how full it is, then each epoch (the writes\n"
+"between two flushes; epoch 0 is the snapshot) with its writes, FUA writes\n"
+"and marks.  Crash state (E, K) is epoch E made durable plus, of the n\n"
+"writes of epoch E + 1, the first K (K <= n) or a seeded choice (K > n).\n"
+"\n"
+"  -J, --json  an object: entries, epochs, bytes, limit, full, dropped,\n"
+"              stopped, and \"epoch-list\": objects of epoch, first, count,\n"
+"              writes, fua, flushed and marks (objects of entry, after, label)\n"
+"  -h, --help  show this help\n"
+"Exit status: 0 shown, 1 error, 2 usage, 3 no module or configfs, 4 no DEV.\n";
+
+static const char usage_crash_image[] =
+"Usage: sbdctl crash-image DEV --epoch E --state K [--name NAME] [--json]\n"
+"\n"
+"Makes crash state (E, K) of DEV's write log a new disk, powers it on and\n"
+"prints its device; DEV keeps serving I/O meanwhile.  The new disk shares\n"
+"the snapshot's pages: it costs what differs.  Remove it with 'sbdctl\n"
+"remove'.  On any error nothing is left.\n"
+"\n"
+"  -e, --epoch E  the epoch made durable (0: the snapshot)\n"
+"  -k, --state K  0..n: the first K writes of epoch E + 1; above n: seeded\n"
+"  -n, --name NAME  configfs name (default: first free diskN)\n"
+"  -J, --json     an object: device, name, source, epoch, state, writes (n),\n"
+"                 mark (the last before the crash point, or null)\n"
+"  -h, --help     show this help\n"
+"Exit status: 0 made, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
 
 static int __attribute__((format(printf, 2, 3)))
 errorf(int code, const char *fmt, ...)
@@ -258,7 +328,7 @@ static void item_path(char *buf, const char *item, const char *attr)
  */
 static int write_attr(const char *item, const char *attr, const char *val)
 {
-	char path[PATH_MAX], line[64];
+	char path[PATH_MAX], line[512];
 	size_t len;
 	ssize_t n;
 	int fd, ret = 0;
@@ -1240,6 +1310,341 @@ static int cmd_remove(int argc, char **argv)
 	return SBDCTL_EXIT_OK;
 }
 
+/* ---- crash testing --------------------------------------------------- */
+
+/* The item of DEV, which must have attr (the module may be older). */
+static int crash_resolve(const char *arg, const char *attr, char *item)
+{
+	int ret = resolve(arg, item);
+
+	if (!ret && !item_has(item, attr))
+		ret = errorf(SBDCTL_EXIT_FAIL,
+			     "the loaded sbd module has no crash testing (no %s attribute)",
+			     attr);
+	return ret;
+}
+
+static int cmd_snapshot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "log-limit", required_argument, NULL, 'l' },
+		{ "log-full-fail", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	char item[SBDCTL_NAME_MAX + 1];
+	bool limit_set = false, fail = false;
+	uint64_t limit = 0;
+	int opt, ret;
+
+	while ((opt = next_opt("snapshot", argc, argv, ":l:fh", longopts)) != -1) {
+		switch (opt) {
+		case 'l':
+			ret = parse_size_opt("snapshot", optarg, &limit);
+			if (ret)
+				return ret;
+			limit_set = true;
+			break;
+		case 'f':
+			fail = true;
+			break;
+		case 'h':
+			fputs(usage_snapshot, stdout);
+			return SBDCTL_EXIT_OK;
+		default:
+			return SBDCTL_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("snapshot", argc == optind ? "missing DEV" :
+				   "unexpected argument '%s'", argv[optind + 1]);
+	ret = crash_resolve(argv[optind], "snapshot", item);
+	if (!ret && limit_set)
+		ret = set_attr_u64(item, "log_limit", limit);
+	if (!ret && (fail || limit_set))
+		ret = set_attr(item, "log_full_fail", fail ? "1" : "0");
+	if (!ret)
+		ret = set_attr(item, "snapshot", "1");
+	return ret;
+}
+
+static int cmd_restore(int argc, char **argv)
+{
+	char item[SBDCTL_NAME_MAX + 1];
+	int ret;
+
+	ret = disk_args("restore", usage_restore, argc, argv, 1);
+	if (ret)
+		return ret == ARGS_HELP ? SBDCTL_EXIT_OK : ret;
+	ret = crash_resolve(argv[optind], "restore", item);
+	if (!ret)
+		ret = set_attr(item, "restore", "1");
+	return ret;
+}
+
+static int cmd_mark(int argc, char **argv)
+{
+	char item[SBDCTL_NAME_MAX + 1];
+	const char *label;
+	int ret;
+
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int opt;
+
+	while ((opt = next_opt("mark", argc, argv, ":h", longopts)) != -1) {
+		if (opt != 'h')
+			return SBDCTL_EXIT_USAGE;
+		fputs(usage_mark, stdout);
+		return SBDCTL_EXIT_OK;
+	}
+	if (argc - optind != 2)
+		return usage_error("mark", argc == optind ? "missing DEV and LABEL" :
+				   argc - optind == 1 ? "missing LABEL" :
+				   "unexpected argument '%s'", argv[optind + 2]);
+	label = argv[optind + 1];
+	if (!*label || strlen(label) > 63 || strchr(label, '\n'))
+		return usage_error("mark", "invalid label '%s': 1 to 63 printable characters",
+				   label);
+	ret = crash_resolve(argv[optind], "mark", item);
+	if (!ret)
+		ret = set_attr(item, "mark", label);
+	return ret;
+}
+
+/* Reads the whole log attribute; NULL after saying why. */
+static char *read_log(const char *item, int *ret)
+{
+	char path[PATH_MAX], *buf = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+	int fd;
+
+	item_path(path, item, "log");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*ret = errorf(SBDCTL_EXIT_FAIL, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	if (n < 0) {
+		*ret = errorf(SBDCTL_EXIT_FAIL, "%s: %s", path, strerror(errno));
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+/* The log's text as JSON: its lines are "KEY VALUE KEY VALUE ..." */
+static void print_log_json(char *text)
+{
+	bool in_epoch = false, first_mark = false;
+	char *line, *save = NULL;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long a, b, c, d, e, f, g;
+		char lab[256];
+		int off = 0;
+
+		if (!strcmp(line, "log none")) {
+			puts("null");
+			return;
+		}
+		if (sscanf(line, "log entries %llu epochs %llu bytes %llu limit %llu full %llu dropped %llu stopped %llu",
+			   &a, &b, &c, &d, &e, &f, &g) == 7) {
+			printf("{\"entries\": %llu, \"epochs\": %llu, \"bytes\": %llu, \"limit\": %llu, \"full\": %s, \"dropped\": %llu, \"stopped\": %s, \"epoch-list\": [",
+			       a, b, c, d, e ? "true" : "false", f,
+			       g ? "true" : "false");
+		} else if (sscanf(line, "epoch %llu first %llu count %llu writes %llu fua %llu flushed %llu",
+				  &a, &b, &c, &d, &e, &f) == 6) {
+			printf("%s\n  {\"epoch\": %llu, \"first\": %llu, \"count\": %llu, \"writes\": %llu, \"fua\": %llu, \"flushed\": %s, \"marks\": [",
+			       in_epoch ? "]}," : "", a, b, c, d, e,
+			       f ? "true" : "false");
+			in_epoch = true;
+			first_mark = true;
+		} else if (sscanf(line, "mark %llu epoch %llu after %llu %n",
+				  &a, &b, &c, &off) == 3) {
+			json_escape(line + off, lab, sizeof(lab));
+			printf("%s{\"entry\": %llu, \"after\": %llu, \"label\": %s}",
+			       first_mark ? "" : ", ", a, c, lab);
+			first_mark = false;
+		}
+	}
+	printf("%s]}\n", in_epoch ? "]}\n" : "");
+}
+
+static int cmd_log(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	char item[SBDCTL_NAME_MAX + 1], *text;
+	bool json = false;
+	int opt, ret = 0;
+
+	while ((opt = next_opt("log", argc, argv, ":Jh", longopts)) != -1) {
+		switch (opt) {
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_log, stdout);
+			return SBDCTL_EXIT_OK;
+		default:
+			return SBDCTL_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("log", argc == optind ? "missing DEV" :
+				   "unexpected argument '%s'", argv[optind + 1]);
+	ret = crash_resolve(argv[optind], "log", item);
+	if (ret)
+		return ret;
+	text = read_log(item, &ret);
+	if (!text)
+		return ret;
+	if (json)
+		print_log_json(text);
+	else
+		fputs(text, stdout);
+	free(text);
+	return SBDCTL_EXIT_OK;
+}
+
+static int cmd_crash_image(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "epoch", required_argument, NULL, 'e' },
+		{ "state", required_argument, NULL, 'k' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	char src[SBDCTL_NAME_MAX + 1], name[SBDCTL_NAME_MAX + 1] = "";
+	char path[PATH_MAX], val[600], dev[64], mark[128], jmark[300];
+	uint64_t epoch = 0, state = 0, writes = 0;
+	bool has_epoch = false, has_state = false, json = false, powered = false;
+	sigset_t block, old;
+	int opt, ret, err;
+
+	while ((opt = next_opt("crash-image", argc, argv, ":e:k:n:Jh",
+			       longopts)) != -1) {
+		switch (opt) {
+		case 'e':
+		case 'k':
+			if (parse_uint(optarg, UINT64_MAX,
+				       opt == 'e' ? &epoch : &state))
+				return usage_error("crash-image", "invalid %s '%s'",
+						   opt == 'e' ? "epoch" : "state",
+						   optarg);
+			*(opt == 'e' ? &has_epoch : &has_state) = true;
+			break;
+		case 'n':
+			if (!valid_disk_name(optarg))
+				return usage_error("crash-image", "invalid name '%s'",
+						   optarg);
+			strcpy(name, optarg);
+			break;
+		case 'J':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_crash_image, stdout);
+			return SBDCTL_EXIT_OK;
+		default:
+			return SBDCTL_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("crash-image", argc == optind ? "missing DEV" :
+				   "unexpected argument '%s'", argv[optind + 1]);
+	if (!has_epoch || !has_state)
+		return usage_error("crash-image", "missing --%s",
+				   has_epoch ? "state" : "epoch");
+	ret = crash_resolve(argv[optind], "crash_image", src);
+	if (ret)
+		return ret;
+
+	/* As create: a ^C leaves no half-made disk. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	ret = make_item(name, name[0]);
+	if (ret)
+		goto out;
+	snprintf(val, sizeof(val), "%s %llu %llu", src,
+		 (unsigned long long)epoch, (unsigned long long)state);
+	ret = set_attr(name, "crash_image", val);
+	if (!ret) {
+		ret = set_attr(name, "power", "1");
+		powered = !ret;
+	}
+	if (!ret) {
+		item_path(path, name, "device");
+		err = read_file(path, dev, sizeof(dev));
+		if (!err) {
+			item_path(path, name, "crash_mark");
+			err = read_file(path, mark, sizeof(mark));
+		}
+		if (!err) {
+			item_path(path, name, "crash_image");
+			err = read_file(path, val, sizeof(val));
+		}
+		if (err)
+			ret = errorf(SBDCTL_EXIT_FAIL, "%s: %s", path,
+				     strerror(-err));
+		else if (sbd_index(dev) < 0)
+			ret = errorf(SBDCTL_EXIT_FAIL, "power=1 gave no device");
+	}
+	if (ret) {
+		undo_create(name, powered);
+		goto out;
+	}
+	/* "SOURCE EPOCH STATE N" */
+	sscanf(val, "%*s %*u %*u %llu", (unsigned long long *)&writes);
+	if (json) {
+		char jname[600], jsrc[600];
+
+		json_escape(name, jname, sizeof(jname));
+		json_escape(src, jsrc, sizeof(jsrc));
+		if (mark[0])
+			json_escape(mark, jmark, sizeof(jmark));
+		printf("{\"device\": \"%s/%s\", \"name\": %s, \"source\": %s, \"epoch\": %llu, \"state\": %llu, \"writes\": %llu, \"mark\": %s}\n",
+		       dev_dir, dev, jname, jsrc, (unsigned long long)epoch,
+		       (unsigned long long)state, (unsigned long long)writes,
+		       mark[0] ? jmark : "null");
+	} else {
+		printf("%s/%s\n", dev_dir, dev);
+	}
+out:
+	fflush(stdout);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
 /* ---- main ---------------------------------------------------------- */
 
 static const struct command {
@@ -1252,6 +1657,11 @@ static const struct command {
 	{ "ro", cmd_ro },
 	{ "rw", cmd_rw },
 	{ "remove", cmd_remove },
+	{ "snapshot", cmd_snapshot },
+	{ "restore", cmd_restore },
+	{ "mark", cmd_mark },
+	{ "log", cmd_log },
+	{ "crash-image", cmd_crash_image },
 };
 
 /* An environment override of a root, without trailing slashes. */
