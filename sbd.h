@@ -21,6 +21,7 @@
 #include <linux/mutex.h>
 #include <linux/hrtimer.h>
 #include <linux/percpu.h>
+#include <linux/refcount.h>
 #include <linux/prandom.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -69,7 +70,7 @@ struct sbd_store {
  * page discarded since: it reads zeros whatever lies below.
  */
 struct sbd_layer {
-	struct kref		ref;
+	refcount_t		ref;
 	struct xarray		pages;		/* page, or SBD_HOLE */
 	unsigned long		nr_pages;
 	struct sbd_layer	*lower;
@@ -282,6 +283,7 @@ struct sbd_log {
 	u64			dropped;	/* not logged: full */
 	bool			full;
 	bool			stopped;	/* by a power cut */
+	void			*bounce;	/* a page, for copying data in */
 };
 
 /*
@@ -388,6 +390,7 @@ void sbd_cache_power_cut(struct sbd_dev *dev);
 void sbd_cache_truncate(struct sbd_dev *dev, u64 size);
 
 /* sbd_snap.c: snapshots; with dev->lock held, but for sbd_layer_put. */
+struct sbd_layer *sbd_layer_get(struct sbd_layer *layer);
 void sbd_layer_put(struct sbd_layer *layer);
 int sbd_snap_take(struct sbd_dev *dev);
 int sbd_snap_restore(struct sbd_dev *dev);
@@ -396,7 +399,8 @@ int sbd_snap_restore(struct sbd_dev *dev);
 void sbd_log_put(struct sbd_log *log);
 struct sbd_log *sbd_log_new(struct sbd_dev *dev);
 int sbd_log_check(struct sbd_dev *dev, const struct sbd_io *io);
-void sbd_log_io(struct sbd_dev *dev, const struct sbd_io *io, bool durable);
+void sbd_log_io(struct sbd_dev *dev, const struct sbd_io *io, bool durable,
+		int ret);
 void sbd_log_cut(struct sbd_dev *dev);
 int sbd_log_mark(struct sbd_dev *dev, const char *label);
 ssize_t sbd_log_show(struct sbd_dev *dev, char *buf, size_t size);
@@ -479,7 +483,8 @@ void sbd_crash_pick_init(struct sbd_crash_pick *p, u64 seed, u64 epoch,
 enum sbd_keep sbd_crash_pick_write(struct sbd_crash_pick *p, unsigned long i,
 				   bool fua);
 bool sbd_crash_pick_block(struct sbd_crash_pick *p);
-struct sbd_layer *sbd_snap_freeze_store(struct sbd_store *store);
+struct sbd_layer *sbd_layer_alloc(void);
+int sbd_snap_freeze_store(struct sbd_store *store, struct sbd_layer *layer);
 #endif
 
 #endif /* SBD_H */

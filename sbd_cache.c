@@ -93,19 +93,38 @@ static unsigned int sbd_block_shift(struct sbd_dev *dev)
 	return ilog2(dev->config.logical_block_size);
 }
 
+/*
+ * Intermediate versions kept per block: a block rewritten more often
+ * between flushes (a journal's) keeps its newest ones, so neither memory
+ * nor a cut's work grows with the rewrites.
+ */
+#define SBD_CACHE_MAX_VERSIONS	4
+
 /* Dirty block @b of the page at @page_pos is about to change again. */
 static int sbd_cache_keep_version(struct sbd_dev *dev,
 				  struct sbd_cache_entry *e, u64 page_pos,
 				  unsigned int b, gfp_t gfp)
 {
-	unsigned int shift = sbd_block_shift(dev);
-	struct sbd_cache_version *v;
+	unsigned int shift = sbd_block_shift(dev), n = 0;
+	struct sbd_cache_version *v, *oldest = NULL;
 
-	v = kmalloc(struct_size(v, data, 1 << shift), gfp);
-	if (!v)
-		return -ENOMEM;
-	v->block = b;
-	sbd_store_read(&dev->store, page_pos + (b << shift), v->data, 1 << shift);
+	list_for_each_entry(v, &e->versions, node) {
+		if (v->block != b)
+			continue;
+		if (!n++)
+			oldest = v;
+	}
+	if (n < SBD_CACHE_MAX_VERSIONS) {
+		v = kmalloc(struct_size(v, data, 1 << shift), gfp);
+		if (!v)
+			return -ENOMEM;
+		v->block = b;
+	} else {
+		v = oldest;		/* reused for the newest */
+		list_del(&v->node);
+	}
+	sbd_store_read(&dev->store, page_pos + (b << shift), v->data,
+		       1 << shift);
 	list_add_tail(&v->node, &e->versions);
 	return 0;
 }
@@ -244,13 +263,14 @@ void sbd_cache_flush(struct sbd_dev *dev)
  * intermediate versions, one of them or those, drawn from @rnd.
  */
 static void *sbd_cache_lost_version(struct sbd_cache_entry *e, unsigned int b,
-				    unsigned int shift, struct rnd_state *rnd)
+				    unsigned int shift, bool versions,
+				    struct rnd_state *rnd)
 {
 	struct sbd_cache_version *v;
 	unsigned int n = 0, pick;
 
 	list_for_each_entry(v, &e->versions, node)
-		n += v->block == b;
+		n += versions && v->block == b;
 	if (!n)
 		return page_address(e->saved) + (b << shift);
 	pick = prandom_u32_state(rnd) % (n + 1);
@@ -275,6 +295,8 @@ void sbd_cache_power_cut(struct sbd_dev *dev)
 	struct sbd_cache *cache = &dev->cache;
 	unsigned int shift = sbd_block_shift(dev);
 	u32 keep = dev->config.power_cut_keep;
+	/* Versions kept before it was turned off count no more. */
+	bool versions = READ_ONCE(dev->config.power_cut_versions);
 	struct sbd_cache_entry *e;
 	struct rnd_state rnd;
 	unsigned long idx;
@@ -292,7 +314,7 @@ void sbd_cache_power_cut(struct sbd_dev *dev)
 
 			if (prandom_u32_state(&rnd) % 100 < keep)
 				continue;
-			saved = sbd_cache_lost_version(e, b, shift, &rnd);
+			saved = sbd_cache_lost_version(e, b, shift, versions, &rnd);
 			/*
 			 * The page may have to come back (discarded since the
 			 * flush, or only in a snapshot below): a cut cannot

@@ -71,6 +71,12 @@ static int sbd_check_logical_block_size(struct sbd_dev *dev, u64 lbs)
 {
 	const struct sbd_config *c = &dev->config;
 
+	/* A snapshot's log tears writes at the block size it was taken at. */
+	if (dev->store.base && lbs != c->logical_block_size) {
+		pr_warn("%s: logical_block_size cannot change while the disk has a snapshot\n",
+			sbd_dev_name(dev));
+		return -EBUSY;
+	}
 	if (lbs > c->physical_block_size) {
 		pr_warn("%s: logical_block_size=%llu is invalid: must be at most physical_block_size=%llu\n",
 			sbd_dev_name(dev), lbs, c->physical_block_size);

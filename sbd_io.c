@@ -191,8 +191,8 @@ static blk_status_t sbd_execute(struct sbd_dev *dev, const struct sbd_io *io)
 		ret = -EOPNOTSUPP;
 		break;
 	}
-	if (logged && !ret)
-		sbd_log_io(dev, io, honour_flush);
+	if (logged)
+		sbd_log_io(dev, io, honour_flush, ret);
 	if (cached || logged)
 		mutex_unlock(&dev->cache.lock);
 	return sbd_errno_to_status(ret, io);

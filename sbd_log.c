@@ -24,8 +24,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/bio.h>
-#include <linux/bvec.h>
 #include <linux/ctype.h>
 #include <linux/highmem.h>
 #include <linux/slab.h>
@@ -42,6 +40,11 @@ struct sbd_log *sbd_log_new(struct sbd_dev *dev)
 
 	if (!log)
 		return NULL;
+	log->bounce = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!log->bounce) {
+		kfree(log);
+		return NULL;
+	}
 	kref_init(&log->ref);
 	xa_init(&log->entries);
 	xa_init(&log->epochs);
@@ -52,6 +55,7 @@ struct sbd_log *sbd_log_new(struct sbd_dev *dev)
 	/* Epoch 1 starts at entry 0. */
 	log->nr_epochs = 1;
 	if (xa_err(xa_store(&log->epochs, 1, xa_mk_value(0), GFP_KERNEL))) {
+		kfree(log->bounce);
 		kfree(log);
 		return NULL;
 	}
@@ -73,6 +77,7 @@ static void sbd_log_release(struct kref *ref)
 	xa_destroy(&log->epochs);
 	sbd_store_destroy(&log->data);
 	sbd_layer_put(log->base);
+	kfree(log->bounce);
 	kfree(log);
 }
 
@@ -84,21 +89,24 @@ void sbd_log_put(struct sbd_log *log)
 
 /*
  * Before a change is carried out, with the cache lock held: may it be?
- * A write that the log has no room for fails with log_full_fail set (the
- * log stays complete), and is otherwise done without being logged (the
- * log says it is full and counts what it dropped).  A logging disk takes
- * no REQ_NOWAIT change: the log allocates as it goes.
+ * A write, discard or write-zeroes that the log has no room for fails
+ * with log_full_fail set (the log stays complete: flushes, which carry no
+ * data, are still logged), and is otherwise done without being logged
+ * (the log says it is full and counts what it dropped).  A logging disk
+ * takes no REQ_NOWAIT change: the log allocates as it goes.
  */
 int sbd_log_check(struct sbd_dev *dev, const struct sbd_io *io)
 {
 	struct sbd_log *log = dev->log;
+	u64 need = sizeof(struct sbd_log_entry);
 
 	if (io->flags & REQ_NOWAIT)
 		return -EAGAIN;
-	if (log->stopped || io->op != REQ_OP_WRITE)
+	if (log->stopped || io->op == REQ_OP_FLUSH)
 		return 0;
-	if (log->bytes + io->len + sizeof(struct sbd_log_entry) >
-	    READ_ONCE(dev->config.log_limit))
+	if (io->op == REQ_OP_WRITE)
+		need += io->len;
+	if (log->bytes + need > READ_ONCE(dev->config.log_limit))
 		log->full = true;
 	return log->full && READ_ONCE(dev->config.log_full_fail) ?
 	       -ENOSPC : 0;
@@ -125,51 +133,56 @@ static int sbd_log_append(struct sbd_log *log, struct sbd_log_entry *e)
 	return 0;
 }
 
-/* A write's data, from its bios to the end of the log's data. */
-static int sbd_log_copy(struct sbd_log *log, const struct sbd_io *io)
+/*
+ * A write's data, as the store now holds it (not from the bios: their
+ * pages may change under a write, and the log must say what the disk
+ * got), to the end of the log's data.  The cache lock serializes users of
+ * the bounce page.
+ */
+static int sbd_log_copy(struct sbd_dev *dev, struct sbd_log *log,
+			const struct sbd_io *io)
 {
-	struct sbd_store_cursor cur;
-	u64 off = log->data_end;
-	struct bvec_iter iter;
-	struct bio_vec bv;
-	struct bio *bio;
-	int ret = 0;
+	u64 pos = io->pos, off = log->data_end, end = io->pos + io->len;
+	int ret;
 
-	sbd_store_cursor_init(&cur, &log->data);
-	rcu_read_lock();
-	for (bio = io->bio; bio; bio = bio->bi_next) {
-		bio_for_each_segment(bv, bio, iter) {
-			void *buf = bvec_kmap_local(&bv);
+	while (pos < end) {
+		unsigned int chunk = min_t(u64, end - pos, PAGE_SIZE);
 
-			ret = sbd_store_write_at(&cur, off, buf, bv.bv_len,
-						 GFP_NOIO);
-			kunmap_local(buf);
-			if (ret)
-				goto out;	/* leaves both loops */
-			off += bv.bv_len;
-		}
+		sbd_store_read(&dev->store, pos, log->bounce, chunk);
+		ret = sbd_store_write(&log->data, off, log->bounce, chunk,
+				      GFP_NOIO);
+		if (ret)
+			return ret;
+		pos += chunk;
+		off += chunk;
 	}
-out:
-	rcu_read_unlock();
-	return ret;
+	return 0;
 }
 
 /*
- * A change has been carried out, with the cache lock held: log it.  Only
- * what the disk made durable counts as a flush or a FUA (@durable false:
- * ignore_flush, a disk that lies).  Once full, the log records nothing
- * more, so that it is always a true prefix of what happened.
+ * A change has been carried out (@ret 0), or tried and failed part way,
+ * with the cache lock held: log it.  Only what the disk made durable
+ * counts as a flush or a FUA (@durable false: ignore_flush, a disk that
+ * lies).  Once full, the log records nothing more but the flushes that
+ * log_full_fail lets through, so that it is always a true prefix of what
+ * happened; a change that failed part way may have changed the disk, so
+ * the log ends there too.
  */
-void sbd_log_io(struct sbd_dev *dev, const struct sbd_io *io, bool durable)
+void sbd_log_io(struct sbd_dev *dev, const struct sbd_io *io, bool durable,
+		int ret)
 {
+	bool flush = io->op == REQ_OP_FLUSH;
 	struct sbd_log *log = dev->log;
 	struct sbd_log_entry *e;
 
-	if (log->stopped)
+	if (log->stopped || (flush && !durable))
 		return;
-	if (io->op == REQ_OP_FLUSH && !durable)
-		return;
-	if (log->full)
+	if (ret) {
+		if (!flush)
+			goto full;
+		return;		/* a failed flush made nothing durable */
+	}
+	if (log->full && !(flush && READ_ONCE(dev->config.log_full_fail)))
 		goto drop;
 	e = kzalloc(sizeof(*e), GFP_NOIO);
 	if (!e)
@@ -181,7 +194,7 @@ void sbd_log_io(struct sbd_dev *dev, const struct sbd_io *io, bool durable)
 		e->kind = SBD_LOG_WRITE;
 		e->fua = (io->flags & REQ_FUA) && durable;
 		e->data = log->data_end;
-		if (sbd_log_copy(log, io))
+		if (sbd_log_copy(dev, log, io))
 			goto free;
 		break;
 	case REQ_OP_FLUSH:
@@ -469,14 +482,15 @@ static int sbd_crash_apply_torn(struct sbd_store *dst, struct sbd_log *log,
 				const struct sbd_log_entry *e,
 				struct sbd_crash_pick *p, void *buf)
 {
-	u32 bs = log->block_size;
-	u64 pos;
+	u64 pos, end = e->pos + e->len;
 	int ret;
 
-	for (pos = e->pos; pos < e->pos + e->len; pos += bs) {
+	for (pos = e->pos; pos < end; pos += log->block_size) {
 		if (!sbd_crash_pick_block(p))
 			continue;
-		ret = sbd_crash_apply(dst, log, e, pos, bs, buf);
+		ret = sbd_crash_apply(dst, log, e, pos,
+				      min_t(u64, log->block_size, end - pos),
+				      buf);
 		if (ret)
 			return ret;
 	}
@@ -598,8 +612,7 @@ int sbd_crash_image(struct sbd_dev *img, struct sbd_dev *src, u64 epoch,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	kref_get(&log->base->ref);
-	img->store.base = log->base;
+	img->store.base = sbd_layer_get(log->base);
 	ret = sbd_crash_build(img, log, nr, nr_epochs,
 			      READ_ONCE(src->config.seed), origin);
 	if (ret) {

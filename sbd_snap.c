@@ -19,14 +19,12 @@
 
 #include "sbd.h"
 
-static void sbd_layer_release(struct kref *ref)
+/* Frees a layer nothing refers to any more: no reader can be in it. */
+static void sbd_layer_free(struct sbd_layer *layer)
 {
-	struct sbd_layer *layer = container_of(ref, struct sbd_layer, ref);
-	struct sbd_layer *lower = layer->lower;
 	unsigned long idx;
 	void *entry;
 
-	/* No store or log refers to it: nothing can be reading its pages. */
 	xa_for_each(&layer->pages, idx, entry) {
 		if (!xa_is_value(entry))
 			__free_page(entry);
@@ -34,37 +32,58 @@ static void sbd_layer_release(struct kref *ref)
 	}
 	xa_destroy(&layer->pages);
 	kfree(layer);
-	sbd_layer_put(lower);
 }
 
-void sbd_layer_put(struct sbd_layer *layer)
+struct sbd_layer *sbd_layer_get(struct sbd_layer *layer)
 {
-	if (layer)
-		kref_put(&layer->ref, sbd_layer_release);
+	refcount_inc(&layer->ref);
+	return layer;
 }
 
 /*
- * Moves every entry of @store into a new layer.  On failure nothing has
- * changed: the entries are stored in the layer first, and only once all
- * are there does the store let go of them.
+ * Drops a reference; the last one frees the layer, then drops its own
+ * reference to the one below, in a loop: a stack of many snapshots must
+ * not recurse.
  */
-VISIBLE_IF_KUNIT struct sbd_layer *sbd_snap_freeze_store(struct sbd_store *store)
+void sbd_layer_put(struct sbd_layer *layer)
 {
-	struct sbd_layer *layer;
+	while (layer && refcount_dec_and_test(&layer->ref)) {
+		struct sbd_layer *lower = layer->lower;
+
+		sbd_layer_free(layer);
+		layer = lower;
+	}
+}
+
+/* An empty layer, allocated before the disk is quiesced. */
+VISIBLE_IF_KUNIT struct sbd_layer *sbd_layer_alloc(void)
+{
+	struct sbd_layer *layer = kzalloc(sizeof(*layer), GFP_KERNEL);
+
+	if (layer) {
+		refcount_set(&layer->ref, 1);
+		xa_init(&layer->pages);
+	}
+	return layer;
+}
+EXPORT_SYMBOL_IF_KUNIT(sbd_layer_alloc);
+
+/*
+ * Moves every entry of @store into @layer, which goes below it.  On
+ * failure nothing has changed: the entries are stored in the layer first,
+ * and only once all are there does the store let go of them.
+ */
+VISIBLE_IF_KUNIT int sbd_snap_freeze_store(struct sbd_store *store,
+					   struct sbd_layer *layer)
+{
 	unsigned long idx;
 	void *entry;
 
-	layer = kzalloc(sizeof(*layer), GFP_KERNEL);
-	if (!layer)
-		return NULL;
-	kref_init(&layer->ref);
-	xa_init(&layer->pages);
 	/* The queue is frozen: no allocation here may wait on its I/O. */
 	xa_for_each(&store->pages, idx, entry) {
 		if (xa_err(xa_store(&layer->pages, idx, entry, GFP_NOIO))) {
 			xa_destroy(&layer->pages);
-			kfree(layer);
-			return NULL;
+			return -ENOMEM;
 		}
 		cond_resched();
 	}
@@ -73,7 +92,7 @@ VISIBLE_IF_KUNIT struct sbd_layer *sbd_snap_freeze_store(struct sbd_store *store
 	store->base = layer;
 	xa_destroy(&store->pages);
 	atomic_long_set(&store->nr_pages, 0);
-	return layer;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_snap_freeze_store);
 
@@ -85,25 +104,34 @@ EXPORT_SYMBOL_IF_KUNIT(sbd_snap_freeze_store);
  */
 int sbd_snap_take(struct sbd_dev *dev)
 {
+	struct sbd_layer *layer;
 	struct sbd_log *log = NULL;
 	int ret = 0;
 
 	lockdep_assert_held(&dev->lock);
+	layer = sbd_layer_alloc();
+	if (!layer)
+		return -ENOMEM;
 	if (dev->config.log_limit) {
 		log = sbd_log_new(dev);
-		if (!log)
+		if (!log) {
+			kfree(layer);
 			return -ENOMEM;
+		}
 	}
 	sbd_dev_quiesce(dev);
 	mutex_lock(&dev->cache.lock);
 	sbd_cache_flush(dev);
-	if (!sbd_snap_freeze_store(&dev->store)) {
+	/* Nothing written since the last snapshot: it is this one too. */
+	if (dev->store.base && xa_empty(&dev->store.pages)) {
+		kfree(layer);
+	} else if (sbd_snap_freeze_store(&dev->store, layer)) {
+		kfree(layer);
 		ret = -ENOMEM;
-	} else {
-		if (log) {
-			log->base = dev->store.base;
-			kref_get(&log->base->ref);
-		}
+	}
+	if (!ret) {
+		if (log)
+			log->base = sbd_layer_get(dev->store.base);
 		swap(dev->log, log);
 		dev->restore_pages = 0;
 	}
@@ -138,8 +166,7 @@ int sbd_snap_restore(struct sbd_dev *dev)
 		log = sbd_log_new(dev);
 		if (!log)
 			return -ENOMEM;
-		log->base = dev->store.base;
-		kref_get(&log->base->ref);
+		log->base = sbd_layer_get(dev->store.base);
 	}
 	sbd_dev_quiesce(dev);
 	mutex_lock(&dev->cache.lock);

@@ -290,14 +290,15 @@ static void sbd_store_free_later(struct list_head *pages)
 #define SBD_FREE_BATCH		512
 
 /*
- * Gives pages @first..@last back to the system.  It visits only the pages
+ * Gives pages @first..@last back to the system, leaving @hole (NULL, or
+ * SBD_HOLE over a snapshot: replacing an entry allocates nothing).  It visits only the pages
  * that exist, so discarding a huge, mostly empty disk is quick.  nr_pages
  * drops at once; the memory follows a grace period later, unless @now:
  * no reader can reach the range any more (a shrink, after its drain).
  */
 static unsigned long sbd_store_free_range(struct sbd_store *store,
 					  pgoff_t first, pgoff_t last,
-					  bool now)
+					  bool now, void *hole)
 {
 	XA_STATE(xas, &store->pages, first);
 	struct page *page, *next;
@@ -307,7 +308,7 @@ static unsigned long sbd_store_free_range(struct sbd_store *store,
 
 	xas_lock(&xas);
 	xas_for_each(&xas, page, last) {
-		xas_store(&xas, NULL);
+		xas_store(&xas, hole);
 		removed++;
 		if (xa_is_value(page))
 			continue;		/* a hole: no page */
@@ -385,7 +386,9 @@ int sbd_store_zero(struct sbd_store *store, u64 pos, u64 len, gfp_t gfp)
 		pgoff_t first = pos >> PAGE_SHIFT;
 		pgoff_t last = (tail_start >> PAGE_SHIFT) - 1;
 
-		sbd_store_free_range(store, first, last, false);
+		/* Over a snapshot, what the store had becomes a hole at once. */
+		sbd_store_free_range(store, first, last, false,
+				     store->base ? SBD_HOLE : NULL);
 		if (store->base)
 			ret = sbd_store_mask_range(store, first, last, gfp);
 	}
@@ -408,7 +411,8 @@ void sbd_store_truncate(struct sbd_store *store, u64 size)
 	/* No snapshot here (sbd_dev_resize refuses), so nothing allocates. */
 	if (head_end > size)
 		sbd_store_zero_partial(store, size, head_end - size, GFP_NOIO);
-	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX, true);
+	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX, true,
+			     NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_truncate);
 
@@ -418,7 +422,7 @@ EXPORT_SYMBOL_IF_KUNIT(sbd_store_truncate);
  */
 unsigned long sbd_store_revert(struct sbd_store *store)
 {
-	return sbd_store_free_range(store, 0, ULONG_MAX, true);
+	return sbd_store_free_range(store, 0, ULONG_MAX, true, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_revert);
 

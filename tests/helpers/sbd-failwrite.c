@@ -6,6 +6,11 @@
  * is allocated, touched and locked first, so that the only allocations the
  * mark can fail are the kernel's, for the write.  Prints "ok" or the errno
  * name of the failed write; exits 0 either way, 1 if it could not try.
+ *
+ * sbd-failwrite --attr FILE FIRST VALUE: the same for a write of VALUE to
+ * an attribute (configfs), through a file on which FIRST was written
+ * before the mark: configfs allocates its buffer on the first write, and
+ * what is tested is the driver's own allocations.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +33,35 @@ static int make_it_fail(int on)
 	return ok ? 0 : -1;
 }
 
+static int attr_write(const char *path, const char *first, const char *value)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+	int err;
+
+	if (fd < 0 || write(fd, first, strlen(first)) != (ssize_t)strlen(first)) {
+		perror(path);
+		return 1;
+	}
+	if (mlockall(MCL_CURRENT)) {
+		perror("mlockall");
+		return 1;
+	}
+	if (make_it_fail(1)) {
+		perror("/proc/self/make-it-fail");
+		return 1;
+	}
+	n = write(fd, value, strlen(value));
+	err = errno;
+	make_it_fail(0);
+	if (n == (ssize_t)strlen(value))
+		printf("ok\n");
+	else
+		printf("%s\n", n < 0 ? strerrorname_np(err) : "short write");
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t len;
@@ -36,8 +70,11 @@ int main(int argc, char **argv)
 	void *buf;
 	int fd, err;
 
+	if (argc == 5 && !strcmp(argv[1], "--attr"))
+		return attr_write(argv[2], argv[3], argv[4]);
 	if (argc != 5) {
-		fprintf(stderr, "usage: sbd-failwrite DEV OFFSET LEN BYTE\n");
+		fprintf(stderr, "usage: sbd-failwrite DEV OFFSET LEN BYTE\n"
+			"       sbd-failwrite --attr FILE FIRST VALUE\n");
 		return 1;
 	}
 	off = strtoll(argv[2], NULL, 0);

@@ -6,6 +6,7 @@ requires() {
 	[ -d "$FA" ] || skip "kernel without fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS)"
 	[ -e /proc/self/make-it-fail ] || skip "kernel without /proc/PID/make-it-fail"
 	require_features cache power_cut
+	require_helper sbd-failwrite
 }
 
 . "$SBD_ROOT/tests/lib/cache.sh"
@@ -37,8 +38,9 @@ test_main() {
 	fa_set space 0
 	fa_set verbose 0
 	fa_set probability 100
-	sh -c "echo 1 >/proc/self/make-it-fail && echo 1 >$SBD_CONFIGFS/c/power_cut" ||
-		fail "the cut failed"
+	# power_cut=0 first (no cut: nothing to do), then the cut, marked.
+	expect_eq "the cut, while allocations fail" \
+		"$("$SBD_HELPERS/sbd-failwrite" --attr "$SBD_CONFIGFS/c/power_cut" 0 1)" ok
 	fa_set probability 0
 	power_restore c
 

@@ -255,8 +255,9 @@ static void sbd_store_snapshot_copy_on_write(struct kunit *test)
 	struct sbd_layer *layer;
 
 	sbd_kunit_fill(test, 0, 0x11, 4 * PAGE_SIZE);
-	layer = sbd_snap_freeze_store(store);
+	layer = sbd_layer_alloc();
 	KUNIT_ASSERT_NOT_NULL(test, layer);
+	KUNIT_ASSERT_EQ(test, sbd_snap_freeze_store(store, layer), 0);
 	KUNIT_EXPECT_PTR_EQ(test, store->base, layer);
 	KUNIT_EXPECT_EQ(test, layer->nr_pages, 4);
 	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(store), 0);
@@ -294,6 +295,15 @@ static void sbd_store_snapshot_copy_on_write(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x11, 4 * PAGE_SIZE));
 }
 
+/* Freezes the store into a new layer below it. */
+static void sbd_kunit_freeze(struct kunit *test)
+{
+	struct sbd_layer *layer = sbd_layer_alloc();
+
+	KUNIT_ASSERT_NOT_NULL(test, layer);
+	KUNIT_ASSERT_EQ(test, sbd_snap_freeze_store(test->priv, layer), 0);
+}
+
 /* A snapshot over a snapshot: the newer layer hides the older one. */
 static void sbd_store_snapshot_layers(struct kunit *test)
 {
@@ -301,11 +311,11 @@ static void sbd_store_snapshot_layers(struct kunit *test)
 	pgoff_t idx = 0;
 
 	sbd_kunit_fill(test, 0, 0x44, 2 * PAGE_SIZE);
-	KUNIT_ASSERT_NOT_NULL(test, sbd_snap_freeze_store(store));
+	sbd_kunit_freeze(test);
 	sbd_kunit_fill(test, 0, 0x55, PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, sbd_store_zero(store, PAGE_SIZE, PAGE_SIZE,
 					     GFP_KERNEL), 0);
-	KUNIT_ASSERT_NOT_NULL(test, sbd_snap_freeze_store(store));
+	sbd_kunit_freeze(test);
 	KUNIT_EXPECT_PTR_NE(test, store->base->lower, NULL);
 	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 0, 0x55, PAGE_SIZE));
 	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, PAGE_SIZE, 0, PAGE_SIZE));
