@@ -41,7 +41,7 @@ check-debug:
 # What CI runs (.ci/run): make check, and on the debug kernel the tests that
 # need it and those that stress lifetimes and locking; the whole suite there
 # (make check-debug) would not fit in CI's 90 minutes with the rest.
-DEBUG_CI_TESTS ?= kunit inject stress poll/compose.sh core/discard.sh core/fio-verify.sh \
+DEBUG_CI_TESTS ?= kunit inject stress crash poll/compose.sh core/discard.sh core/fio-verify.sh \
 	core/fstrim.sh core/nowait.sh configfs/lifecycle.sh \
 	configfs/remove-busy.sh configfs/resize.sh configfs/queue-mode.sh \
 	cache/flush.sh cache/crash-ext4.sh fault/latency-async.sh \

@@ -853,7 +853,7 @@ run_crash() {
 	echo $(((mib + 1) << 20)) >$s/log_limit
 	echo 1 >$s/power || die "crash-src: power on failed"
 	dev=/dev/$(cat $s/device)
-	dd if=/dev/zero of="$dev" bs=1M oflag=direct status=none || die "crash-src: fill failed"
+	dd if=/dev/zero of="$dev" bs=1M count=1024 oflag=direct status=none || die "crash-src: fill failed"
 	t0=$(now_ns)
 	echo 1 >$s/snapshot || die "crash-src: snapshot failed"
 	t1=$(now_ns)
