@@ -485,8 +485,9 @@ def main():
             f"{DEV_LABEL[d]} {fio_value(json.loads(pre[d][1]), 'MB/s')[0]:.0f} MB/s" for d in devs)
           + ". The fill1m row measures the same thing on fresh disks, every round.")
         p("")
-    p(f"![throughput relative to brd]({os.path.basename(a.out)}.png)")
-    p("")
+    if runs:    # no timed rows (a crash-only run, say): no chart
+        p(f"![throughput relative to brd]({os.path.basename(a.out)}.png)")
+        p("")
 
     # ---- trim ------------------------------------------------------------------
     tdev = [d for d in ("sbd-bio", "sbd-bio-cache", "sbd-mq", "sbd-mq-cache", "nullb-mem", "brd")
