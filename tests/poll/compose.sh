@@ -1,4 +1,4 @@
-DESCRIPTION="polled I/O with the test device: error rules fail polled requests, latency delays them until polled after their time, a shrink drains them; power off, rmdir and a power cut with polled I/O in flight end it at once (errors for the submitter), no hang, no leak"
+DESCRIPTION="polled I/O with the test device: error rules fail polled requests, read_only refuses polled writes while polled reads go on, latency delays them until polled after their time, a shrink drains them; power off, rmdir and a power cut with polled I/O in flight end it at once (errors for the submitter), no hang, no leak"
 
 requires() {
 	require_features poll_queues latency_us
@@ -65,6 +65,24 @@ test_main() {
 	expect_eq "writes failed by the rule (fio's errors)" "$(fio_json $out "j['total_err']")" 3
 	expect_eq "polled completions, the failed ones too" "$(stat_delta "$d" polled "$p0")" 256
 	cfg_set a errors clear
+
+	# Read-only: polled reads go on, and end by polling; a polled write is
+	# refused before it reaches sbd (the block layer checks a read-only
+	# disk at open and in its write path), and nothing hangs.  Writable
+	# again, polled writes work.
+	cfg_set a read_only 1
+	p0=$(sbd_stat "$d" polled)
+	pfio "$d" --rw=randread --size=1M --iodepth=8 --number_ios=64 ||
+		fail "polled reads on a read-only disk failed: $(cat /tmp/sbd-fio.err)"
+	expect_eq "polled reads on the read-only disk" "$(stat_delta "$d" polled "$p0")" 64
+	n=$(sbd_stat "$d" writes)
+	! pfio "$d" --rw=write --size=64k --iodepth=4 ||
+		fail "a polled write to a read-only disk succeeded"
+	expect_eq "writes that reached sbd while read-only" "$(stat_delta "$d" writes "$n")" 0
+	cfg_set a read_only 0
+	pfio "$d" --rw=write --size=64k --iodepth=4 ||
+		fail "polled writes after read_only=0 failed: $(cat /tmp/sbd-fio.err)"
+	echo "ok: read_only=1 refuses polled writes, polled reads go on; read_only=0 writes again"
 
 
 	# A delayed polled request ends when polled after its time.

@@ -919,6 +919,59 @@ pnone rmdir"
 	expect_ls "... nothing left in configfs" "$CFS" "$P_ITEMS"
 done
 
+# ---- crash testing: which file each verb writes, what it prints --------
+fresh
+C=$CFS/c
+mkdir -p "$C"
+echo "size,snapshot,restore,mark,log_limit,log_full_fail,crash_image,crash_mark,power,device,features,log" >"$C/features"
+for f in snapshot restore mark log_limit log_full_fail; do : >"$C/$f"; done
+printf '%s\n' "log entries 4 epochs 2 bytes 12416 limit 4194304 full 0 dropped 0 stopped 0" \
+	"epoch 1 first 0 count 2 writes 1 fua 0 flushed 1" \
+	"epoch 2 first 2 count 2 writes 1 fua 1 flushed 0" \
+	"mark 2 epoch 2 after 0 after \"fsync\" 1" >"$C/log"
+sbd snapshot c --log-limit 4M
+expect "snapshot --log-limit: exit 0, quiet" 0 "" ""
+expect_files "... writes log_limit, log_full_fail, snapshot" "$C/log_limit $C/log_full_fail $C/snapshot" "4194304
+0
+1"
+sbd snapshot c --log-limit 4M --log-full-fail
+expect_files "snapshot --log-full-fail: log_full_fail 1" "$C/log_full_fail" "1"
+sbd restore c
+expect "restore: exit 0" 0 "" ""
+expect_files "... writes restore" "$C/restore" "1"
+sbd mark c "txn 17"
+expect "mark: exit 0" 0 "" ""
+expect_files "... writes the label" "$C/mark" "txn 17"
+sbd log c
+expect "log: the attribute as it is" 0 "$(cat "$C/log")" ""
+sbd log c --json
+expect "log --json" 0 '{"entries": 4, "epochs": 2, "bytes": 12416, "limit": 4194304, "full": false, "dropped": 0, "stopped": false, "epoch-list": [
+  {"epoch": 1, "first": 0, "count": 2, "writes": 1, "fua": 0, "flushed": true, "marks": []},
+  {"epoch": 2, "first": 2, "count": 2, "writes": 1, "fua": 1, "flushed": false, "marks": [{"entry": 2, "after": 0, "label": "after \"fsync\" 1"}]}
+]}' ""
+sbd mark c
+expect "mark without LABEL: usage, exit 2" 2 "" "sbdctl: missing LABEL (see 'sbdctl mark --help')"
+sbd mark c "$(printf 'x%.0s' {1..64})"
+expect "mark with a 64-character label: exit 2" 2 "" \
+	"sbdctl: invalid label '$(printf 'x%.0s' {1..64})': 1 to 63 printable characters (see 'sbdctl mark --help')"
+sbd crash-image c --state 3
+expect "crash-image without --epoch: exit 2" 2 "" "sbdctl: missing --epoch (see 'sbdctl crash-image --help')"
+sbd crash-image c --epoch 1 --state x
+expect "crash-image --state x: exit 2" 2 "" "sbdctl: invalid state 'x' (see 'sbdctl crash-image --help')"
+sbd restore nosuch
+expect "restore of no disk: exit 4" 4 "" "sbdctl: no such sbd disk: nosuch"
+sbd snapshot c --log-limit lots
+expect "snapshot --log-limit lots: exit 2" 2 "" "sbdctl: invalid size 'lots' (see 'sbdctl snapshot --help')"
+echo "size,power,device,features" >"$C/features"
+sbd snapshot c
+expect "a module without crash testing: exit 1, says so" 1 "" \
+	"sbdctl: the loaded sbd module has no crash testing (no snapshot attribute)"
+for c in snapshot restore mark log crash-image; do
+	sbd "$c" --help
+	[[ $out == "Usage: sbdctl $c"* ]] && [ "$rc" = 0 ] && result "$c --help" "" ||
+		result "$c --help" "exit $rc: $out"
+done
+
 echo "1..$n"
 [ "$failed" = 0 ] || echo "# $failed of $n failed"
 [ "$failed" = 0 ]
