@@ -1,7 +1,8 @@
-DESCRIPTION="delayed completions pending at a power off, rmdir, shrink or power cut: the first three end them at once with their status, a cut fails them with EIO at once; nothing hangs or leaks"
+DESCRIPTION="delayed completions pending at a power off, rmdir, shrink or power cut: the first three end them at once with their status, a cut fails them with EIO at once, a deep bandwidth backlog too; nothing hangs or leaks"
 
 requires() {
-	require_features latency_us queue_mode
+	require_features latency_us queue_mode bandwidth_mbps
+	require_cmd fio
 }
 
 . "$SBD_ROOT/tests/lib/cache.sh"
@@ -82,4 +83,23 @@ test_main() {
 	expect_eq "the cut writes read back as zeros" \
 		"$(dev_sum "/dev/$d" 4096 $((16 * 4096)))" "$(zeros_sum $((16 * 4096)))"
 	rmdir "$SBD_CONFIGFS/c"
+
+	# A deep bandwidth backlog: 16 writes of 1 MiB at 1 MB/s take 17 s to
+	# drain; a power off ends them at once all the same.
+	local fiopid w0 t
+	d=$(cfg_disk bw size=$((32 << 20)) bandwidth_mbps=1)
+	w0=$(sbd_stat "$d" writes)
+	fio --name=backlog --filename="/dev/$d" --ioengine=libaio --direct=1 \
+		--rw=write --bs=1M --iodepth=16 --size=16M --allow_file_create=0 \
+		>/dev/null 2>&1 &
+	fiopid=$!
+	for t in $(seq 1 100); do
+		[ "$(stat_delta "$d" writes "$w0")" -lt 16 ] || break
+		sleep 0.1
+	done
+	expect_range "writes executed (16 MiB), waiting on the bandwidth" "$(stat_delta "$d" writes "$w0")" 16 64
+	ms=$(timed cfg_set bw power 0)
+	expect_range "power off with a 17 s bandwidth backlog, ms" "$ms" 0 2400
+	wait "$fiopid" || true
+	rmdir "$SBD_CONFIGFS/bw"
 }
