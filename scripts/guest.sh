@@ -16,7 +16,9 @@
 #   125 when the guest died without reporting one (panic...)
 #   or the harness itself failed, 2 on a usage error.
 #   In the guest /tmp, /run and /var/tmp are private tmpfs mounts; everything
-#   else of the host is visible read-only.
+#   else of the host is visible read-only, and so are the checkout, the
+#   current directory and the cache wherever they are (shared at the same
+#   paths when they lie under those).
 #   --results FILE adds a second serial port, /dev/ttyS1 in the guest, whose
 #   output goes to FILE, and sets SBD_RESULTS=/dev/ttyS1 for COMMAND: a
 #   channel that kernel messages on the console cannot interleave with.
@@ -47,7 +49,7 @@ log() { printf 'guest.sh: %s\n' "$*" >&2; }
 die() { printf 'guest.sh: error: %s\n' "$*" >&2; exit 125; }
 bad_usage() { printf 'guest.sh: %s\n' "$*" >&2; exit 2; }
 usage() {
-	sed -n '6,27p' "$SELF" | sed 's/^# \{0,1\}//' >&2
+	sed -n '6,29p' "$SELF" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -114,10 +116,25 @@ if [[ ! -x $BUSYBOX ]] || ldd "$BUSYBOX" >/dev/null 2>&1; then
 	if [[ ! -x $BUSYBOX ]] || ldd "$BUSYBOX" >/dev/null 2>&1; then die "$BUSYBOX is not a static busybox"; fi
 fi
 
-case $(readlink -m "$CACHE")/ in
-/tmp/* | /run/* | /var/tmp/*) die "SBD_CACHE=$CACHE is under /tmp, /run or /var/tmp, which the guest cannot see" ;;
-esac
 [[ $CACHE != *[[:space:]]* ]] || die "SBD_CACHE must not contain spaces (it goes on the kernel command line)"
+
+# The guest mounts empty tmpfs over /tmp, /run and /var/tmp: the checkout,
+# the current directory and the cache, when they lie there, are shared
+# with it on their own (read-only, like the rest) at the same paths.
+SHARES=()
+for dir in "$REPO" "$PWD" "$CACHE"; do
+	dir=$(readlink -m "$dir")
+	case $dir/ in /tmp/* | /run/* | /var/tmp/*) ;; *) continue ;; esac
+	[[ $dir != *[[:space:],]* ]] || die "$dir: a path under /tmp, /run or /var/tmp must not contain spaces or commas to be shared with the guest"
+	for s in "${SHARES[@]}"; do
+		[[ $dir/ == "$s"/* ]] && continue 2
+	done
+	kept=()
+	for s in "${SHARES[@]}"; do
+		[[ $s/ == "$dir"/* ]] || kept+=("$s")
+	done
+	SHARES=("${kept[@]}" "$dir")
+done
 
 # ---- kernel --------------------------------------------------------------------
 "$KERNELS" fetch "$LINE" || die "fetching kernel line $LINE failed"
@@ -167,6 +184,14 @@ mount -t tmpfs -o mode=1777 tmpfs /host/dev/shm
 mount -t tmpfs -o mode=1777 tmpfs /host/tmp || fail "mount /tmp"
 mount -t tmpfs -o mode=755 tmpfs /host/run || fail "mount /run"
 mount -t tmpfs -o mode=1777 tmpfs /host/var/tmp || fail "mount /var/tmp"
+# What lies under those but must be seen: the checkout, the cache...
+i=0
+for dir in $(echo "$sbdshares" | tr , ' '); do
+	mkdir -p "/host$dir" &&
+		mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose "sbdshare$i" "/host$dir" ||
+		fail "mounting the host's $dir over 9p failed"
+	i=$((i + 1))
+done
 for fs in configfs:config debugfs:debug tracefs:tracing; do
 	grep -qw "${fs%:*}" /proc/filesystems && [ -d "/host/sys/kernel/${fs#*:}" ] &&
 		mount -t "${fs%:*}" "${fs%:*}" "/host/sys/kernel/${fs#*:}"
@@ -291,7 +316,7 @@ JOB=$CACHE/run/job.$NONCE
 		done
 	fi
 	# The guest's /tmp, /run and /var/tmp are empty tmpfs mounts.
-	printf 'cd %q 2>/dev/null || { echo "guest: cannot enter %q in the guest (private tmpfs there?); running in /" >&2; cd /; }\n' "$PWD" "$PWD"
+	printf 'cd %q 2>/dev/null || { echo "guest: cannot enter %q in the guest; running in /" >&2; cd /; }\n' "$PWD" "$PWD"
 	if ((SHELL_MODE)); then
 		rows="" cols=""
 		read -r rows cols < <(stty size 2>/dev/null) || true
@@ -310,17 +335,17 @@ JOB=$CACHE/run/job.$NONCE
 	fi
 } >"$JOB"
 
-case $PWD/ in
-/tmp/* | /run/* | /var/tmp/*) log "note: $PWD is on a private, empty tmpfs in the guest" ;;
-esac
 
 # ---- QEMU ----------------------------------------------------------------------
 # shellcheck disable=SC2054 # the commas belong to QEMU option values
 QEMU=(qemu-system-x86_64 -accel tcg -nographic -no-reboot
 	-m "$MEM" -smp "$SMP" -nic none
 	-kernel "$LDIR/vmlinuz" -initrd "$LDIR/initramfs.cpio.gz"
-	-append "console=ttyS0 panic=-1 quiet loglevel=5 ${KAPPEND:+$KAPPEND }sbdjob=$JOB sbdid=$NONCE sbdhost=sbd-${LINE//./-}"
+	-append "console=ttyS0 panic=-1 quiet loglevel=5 ${KAPPEND:+$KAPPEND }sbdjob=$JOB sbdid=$NONCE sbdhost=sbd-${LINE//./-}${SHARES:+ sbdshares=$(IFS=,; echo "${SHARES[*]}")}"
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap)
+for i in "${!SHARES[@]}"; do
+	QEMU+=(-virtfs "local,path=${SHARES[i]},mount_tag=sbdshare$i,security_model=none,readonly=on,multidevs=remap")
+done
 if [[ -n $RESULTS ]]; then
 	: >"$RESULTS"
 	# Naming one serial port drops -nographic's default: name both.
