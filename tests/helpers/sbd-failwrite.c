@@ -33,16 +33,19 @@ static int make_it_fail(int on)
 	return ok ? 0 : -1;
 }
 
-static int attr_write(const char *path, const char *first, const char *value)
+/*
+ * Locks the pages mapped so far, then writes LEN bytes of BUF to FD while
+ * this task is marked: with pwrite() at *OFF, or with write() at the file's
+ * position if OFF is NULL.  Prints "ok", the errno name of a failed write,
+ * or "short write" (followed by its byte count if COUNT).  Returns 0, or 1
+ * if it could not try.
+ */
+static int marked_write(int fd, const void *buf, size_t len, const off_t *off,
+			int count)
 {
-	int fd = open(path, O_WRONLY);
 	ssize_t n;
 	int err;
 
-	if (fd < 0 || write(fd, first, strlen(first)) != (ssize_t)strlen(first)) {
-		perror(path);
-		return 1;
-	}
 	if (mlockall(MCL_CURRENT)) {
 		perror("mlockall");
 		return 1;
@@ -51,13 +54,30 @@ static int attr_write(const char *path, const char *first, const char *value)
 		perror("/proc/self/make-it-fail");
 		return 1;
 	}
-	n = write(fd, value, strlen(value));
+	n = off ? pwrite(fd, buf, len, *off) : write(fd, buf, len);
 	err = errno;
 	make_it_fail(0);
-	if (n == (ssize_t)strlen(value))
+	if (n == (ssize_t)len)
 		printf("ok\n");
+	else if (n < 0)
+		printf("%s\n", strerrorname_np(err));
+	else if (count)
+		printf("short write of %zd bytes\n", n);
 	else
-		printf("%s\n", n < 0 ? strerrorname_np(err) : "short write");
+		printf("short write\n");
+	return 0;
+}
+
+static int attr_write(const char *path, const char *first, const char *value)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, first, strlen(first)) != (ssize_t)strlen(first)) {
+		perror(path);
+		return 1;
+	}
+	if (marked_write(fd, value, strlen(value), NULL, 0))
+		return 1;
 	close(fd);
 	return 0;
 }
@@ -66,9 +86,8 @@ int main(int argc, char **argv)
 {
 	size_t len;
 	off_t off;
-	ssize_t n;
 	void *buf;
-	int fd, err;
+	int fd;
 
 	if (argc == 5 && !strcmp(argv[1], "--attr"))
 		return attr_write(argv[2], argv[3], argv[4]);
@@ -85,22 +104,5 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	memset(buf, (int)strtol(argv[4], NULL, 0), len);
-	if (mlockall(MCL_CURRENT)) {
-		perror("mlockall");
-		return 1;
-	}
-	if (make_it_fail(1)) {
-		perror("/proc/self/make-it-fail");
-		return 1;
-	}
-	n = pwrite(fd, buf, len, off);
-	err = errno;
-	make_it_fail(0);
-	if (n == (ssize_t)len)
-		printf("ok\n");
-	else if (n >= 0)
-		printf("short write of %zd bytes\n", n);
-	else
-		printf("%s\n", strerrorname_np(err));
-	return 0;
+	return marked_write(fd, buf, len, &off, 1);
 }

@@ -1,6 +1,6 @@
 DESCRIPTION="a power cut that must bring discarded pages back does so even while every page allocation of the cutting task fails: it never counts a block lost that it kept"
 
-FA=/sys/kernel/debug/fail_page_alloc
+. "$SBD_ROOT/tests/lib/failalloc.sh"
 
 requires() {
 	[ -d "$FA" ] || skip "kernel without fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS)"
@@ -10,10 +10,6 @@ requires() {
 }
 
 . "$SBD_ROOT/tests/lib/cache.sh"
-
-fa_set() {
-	echo "$2" >"$FA/$1" || fail "cannot set fail_page_alloc/$1 = $2"
-}
 
 test_main() {
 	local d a=/tmp/sbd-a sum_a
@@ -29,19 +25,11 @@ test_main() {
 	expect_eq "pages after the discard" "$(sbd_stat "$d" nr_pages)" 0
 
 	trap 'echo 0 >"$FA/probability"; sbd_teardown' EXIT
-	fa_set task-filter Y
-	fa_set ignore-gfp-wait N
-	fa_set ignore-gfp-highmem N
-	fa_set min-order 0
-	fa_set interval 1
-	fa_set times -1
-	fa_set space 0
-	fa_set verbose 0
-	fa_set probability 100
+	fa_arm
 	# power_cut=0 first (no cut: nothing to do), then the cut, marked.
 	expect_eq "the cut, while allocations fail" \
 		"$("$SBD_HELPERS/sbd-failwrite" --attr "$SBD_CONFIGFS/c/power_cut" 0 1)" ok
-	fa_set probability 0
+	fa_disarm
 	power_restore c
 
 	expect_eq "lost_blocks" "$(sbd_stat "$d" lost_blocks)" 2048

@@ -1,15 +1,11 @@
 DESCRIPTION="fail_page_alloc with a task filter: a write whose page allocation fails completes with EIO, changes nothing and leaks nothing; the same write then works"
 
-FA=/sys/kernel/debug/fail_page_alloc
+. "$SBD_ROOT/tests/lib/failalloc.sh"
 
 requires() {
 	[ -d "$FA" ] || skip "kernel without fail_page_alloc (CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS)"
 	[ -e /proc/self/make-it-fail ] || skip "kernel without /proc/PID/make-it-fail"
 	require_helper sbd-failwrite
-}
-
-fa_set() {
-	echo "$2" >"$FA/$1" || fail "cannot set fail_page_alloc/$1 = $2"
 }
 
 test_main() {
@@ -25,18 +21,10 @@ test_main() {
 	# Every page allocation of the marked task fails, the GFP_NOIO ones
 	# and highmem ones too; nothing else is affected.
 	trap 'echo 0 >"$FA/probability"' EXIT
-	fa_set task-filter Y
-	fa_set ignore-gfp-wait N
-	fa_set ignore-gfp-highmem N
-	fa_set min-order 0
-	fa_set interval 1
-	fa_set times -1
-	fa_set space 0
-	fa_set verbose 0
-	fa_set probability 100
+	fa_arm
 	expect_eq "64 KiB write at 1 MiB while allocations fail" \
 		"$($fw /dev/sbd0 $mib 65536 0xab)" EIO
-	fa_set probability 0
+	fa_disarm
 
 	expect_eq "pages after the failed write" "$(sbd_stat sbd0 nr_pages)" "$pages0"
 	expect_eq "failed range reads zeros" "$(dev_sum /dev/sbd0 $mib 65536)" "$(zeros_sum 65536)"
