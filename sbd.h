@@ -25,6 +25,7 @@
 #include <linux/prandom.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uuid.h>
 #include <linux/xarray.h>
 
 #define SBD_NAME		"sbd"
@@ -45,6 +46,8 @@
 
 /* mq mode: tags per hardware queue (a RAM disk needs few). */
 #define SBD_QUEUE_DEPTH		128
+/* Delayed completions a bio disk lets wait, the tags a default mq disk has */
+#define SBD_MAX_DELAYED		SBD_QUEUE_DEPTH
 /* Largest request, in 512-byte sectors: 1 MiB. */
 #define SBD_MAX_HW_SECTORS	2048
 
@@ -150,7 +153,8 @@ extern const char * const sbd_queue_mode_names[SBD_QUEUE_NR];
 /*
  * What a disk is made of.  Runtime disks set these through configfs, one
  * attribute each, so they are all plain 64-bit numbers; only size and
- * read_only, and the test device's knobs, may change while powered on.
+ * read_only, and the test device's knobs but cache, may change while
+ * powered on.
  */
 struct sbd_config {
 	u64			size;		/* bytes */
@@ -330,6 +334,7 @@ struct sbd_dev {
 	struct kref		ref;
 	struct mutex		lock;		/* power, resize, config */
 	struct sbd_config	config;
+	uuid_t			uuid;		/* identity, under lock */
 	int			index;		/* sbdN; valid while powered */
 	struct gendisk		*disk;		/* NULL while powered off */
 	struct blk_mq_tag_set	tag_set;	/* mq mode, while powered */
@@ -428,6 +433,7 @@ int sbd_fault_seed(struct sbd_dev *dev, u64 seed);
 blk_status_t sbd_fault_check(struct sbd_dev *dev, const struct sbd_io *io);
 void sbd_delayed_init(struct sbd_delayed *d, struct sbd_dev *dev,
 		      void (*end)(struct sbd_delayed *d));
+bool sbd_fault_room(struct sbd_dev *dev, bool nowait);
 bool sbd_fault_delay(struct sbd_dev *dev, const struct sbd_io *io,
 		     struct sbd_delayed *d, blk_status_t *sts);
 void sbd_fault_start(struct sbd_dev *dev);

@@ -11,7 +11,8 @@
  * its own, taken from a mempool before the disk changes, so a delayed bio
  * never fails for want of memory after its data was written.  The queue's
  * freeze does not wait for such a bio, fault.inflight counts it instead
- * (sbd_fault.c).
+ * (sbd_fault.c), and bounds how many may wait: a submitter beyond that
+ * waits here, as it would for a tag.
  */
 #include <linux/bio.h>
 #include <linux/blkdev.h>
@@ -82,8 +83,11 @@ void sbd_submit_bio(struct bio *bio)
 	blk_status_t sts;
 
 	if (READ_ONCE(dev->fault.delays)) {
-		bd = mempool_alloc(sbd_bio_pool, (bio->bi_opf & REQ_NOWAIT) ?
-				   GFP_NOWAIT : GFP_NOIO);
+		bool nowait = bio->bi_opf & REQ_NOWAIT;
+
+		if (sbd_fault_room(dev, nowait))
+			bd = mempool_alloc(sbd_bio_pool,
+					   nowait ? GFP_NOWAIT : GFP_NOIO);
 		if (!bd) {
 			bio_wouldblock_error(bio);
 			return;

@@ -257,6 +257,49 @@ static ssize_t sbd_cfg_queue_mode_store(struct config_item *item,
 }
 CONFIGFS_ATTR(sbd_cfg_, queue_mode);
 
+/*
+ * The disk's identity, random when it is made: what a re-export shows a
+ * remote host, so set it (while powered off) to make a new disk pass for
+ * an old one.
+ */
+static ssize_t sbd_cfg_uuid_show(struct config_item *item, char *page)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	ssize_t len;
+
+	mutex_lock(&dev->lock);
+	len = sprintf(page, "%pUb\n", &dev->uuid);
+	mutex_unlock(&dev->lock);
+	return len;
+}
+
+static ssize_t sbd_cfg_uuid_store(struct config_item *item, const char *page,
+				  size_t count)
+{
+	struct sbd_dev *dev = to_sbd_dev(item);
+	size_t len = strcspn(page, "\n");
+	uuid_t uuid;
+	int ret = 0;
+
+	/* uuid_parse() reads exactly UUID_STRING_LEN characters. */
+	if (len != UUID_STRING_LEN || uuid_parse(page, &uuid)) {
+		pr_warn("%s: uuid=%.*s is invalid: must be 36 characters, xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in hex\n",
+			sbd_dev_name(dev), (int)len, page);
+		return -EINVAL;
+	}
+	mutex_lock(&dev->lock);
+	if (dev->disk) {
+		pr_warn("%s: uuid cannot change while the disk is powered on\n",
+			sbd_dev_name(dev));
+		ret = -EBUSY;
+	} else {
+		dev->uuid = uuid;
+	}
+	mutex_unlock(&dev->lock);
+	return ret ? ret : count;
+}
+CONFIGFS_ATTR(sbd_cfg_, uuid);
+
 /* 1 cuts the power: unflushed writes are lost and every request fails. */
 static ssize_t sbd_cfg_power_cut_show(struct config_item *item, char *page)
 {
@@ -494,6 +537,7 @@ CONFIGFS_ATTR_RO(sbd_cfg_, features);
 static struct configfs_attribute *sbd_cfg_attrs[] = {
 	&sbd_cfg_attr_size,
 	&sbd_cfg_attr_queue_mode,
+	&sbd_cfg_attr_uuid,
 	&sbd_cfg_attr_logical_block_size,
 	&sbd_cfg_attr_physical_block_size,
 	&sbd_cfg_attr_hw_queues,

@@ -76,6 +76,8 @@ struct sbd_dev *sbd_dev_alloc(const struct sbd_config *config)
 	kref_init(&dev->ref);
 	mutex_init(&dev->lock);
 	dev->config = *config;
+	/* Who the disk is to others (an NVMe namespace's UUID, say). */
+	uuid_gen(&dev->uuid);
 	dev->index = -1;
 	sbd_store_init(&dev->store);
 	sbd_cache_init(&dev->cache);

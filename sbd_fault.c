@@ -109,8 +109,9 @@ static void sbd_delayed_end(struct sbd_delayed *d, blk_status_t sts)
 
 	d->status = sts;
 	d->end(d);
-	if (atomic_dec_and_test(&f->inflight))
-		wake_up_var(&f->inflight);
+	/* Wakes sbd_fault_wait() at zero, sbd_fault_room() below the bound. */
+	atomic_dec(&f->inflight);
+	wake_up_var(&f->inflight);
 }
 
 /*
@@ -149,6 +150,26 @@ static void sbd_fault_wait(struct sbd_dev *dev)
 {
 	wait_var_event(&dev->fault.inflight,
 		       !atomic_read(&dev->fault.inflight));
+}
+
+/*
+ * A bio disk has no tags to bound what waits on timers, and a small
+ * bandwidth_mbps under a deep queue would let the backlog grow without
+ * end: at most SBD_MAX_DELAYED delayed completions per disk (as many as
+ * a default mq disk has tags), give or take one per submitting CPU.  A
+ * submitter beyond that waits for one to end, at most one delay; with
+ * @nowait it is told to come back (false).
+ */
+bool sbd_fault_room(struct sbd_dev *dev, bool nowait)
+{
+	atomic_t *n = &dev->fault.inflight;
+
+	if (likely(atomic_read(n) < SBD_MAX_DELAYED))
+		return true;
+	if (nowait)
+		return false;
+	wait_var_event(n, atomic_read(n) < SBD_MAX_DELAYED);
+	return true;
 }
 
 /* Powered on: completions may be delayed again. */

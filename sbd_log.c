@@ -599,7 +599,7 @@ int sbd_crash_image(struct sbd_dev *img, struct sbd_dev *src, u64 epoch,
 	max_state = origin->writes ? origin->writes + SBD_CRASH_SEEDED : 0;
 	if (state > max_state) {
 		pr_warn("%s: crash_image state=%llu is invalid: epoch %llu of %s has states 0 to %llu\n",
-			name, state, epoch + 1, sbd_dev_name(src), max_state);
+			name, state, epoch, sbd_dev_name(src), max_state);
 		ret = -EINVAL;
 		goto out_free;
 	}

@@ -45,6 +45,20 @@ static ssize_t queue_mode_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(queue_mode);
 
+/* The disk's identity; a runtime disk's configfs uuid sets it. */
+static ssize_t uuid_show(struct device *d, struct device_attribute *attr,
+			 char *buf)
+{
+	struct sbd_dev *dev = sbd_dev_of(d);
+	ssize_t len;
+
+	mutex_lock(&dev->lock);
+	len = sysfs_emit(buf, "%pUb\n", &dev->uuid);
+	mutex_unlock(&dev->lock);
+	return len;
+}
+static DEVICE_ATTR_RO(uuid);
+
 /* Poll queues the disk has (mq mode with poll_queues; else 0). */
 static ssize_t poll_queues_show(struct device *d,
 				struct device_attribute *attr, char *buf)
@@ -148,6 +162,7 @@ SBD_CACHE_ATTR(lost_blocks, SBD_CACHE_LOST_BLOCKS);
 static struct attribute *sbd_disk_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_queue_mode.attr,
+	&dev_attr_uuid.attr,
 	&dev_attr_poll_queues.attr,
 	&dev_attr_nr_pages.attr,
 	&dev_attr_mem_bytes.attr,

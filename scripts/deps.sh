@@ -28,6 +28,8 @@ needs=(
 	dkms:dkms
 	depmod:kmod
 	gnuplot:gnuplot-nox
+	groff:groff
+	nvme:nvme-cli
 )
 
 missing=()

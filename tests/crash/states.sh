@@ -120,7 +120,7 @@ print(" ".join("%02x" % d[i] if len(set(d[i:i + 512])) == 1 else "mixed" for i i
 	# Refused: out of range, a powered or written disk, no log, itself.
 	mkdir "$SBD_CONFIGFS/i"
 	cfg_refused i crash_image "src 3 0" "$inval" "src's log has epochs 0 to 2"
-	cfg_refused i crash_image "src 2 1000002" "$inval" "epoch 3 of src has states 0 to 1000001"
+	cfg_refused i crash_image "src 2 1000002" "$inval" "epoch 2 of src has states 0 to 1000001"
 	cfg_refused i crash_image "src x" "$inval" "must be SOURCE EPOCH STATE"
 	cfg_refused i crash_image "nosuch 0 0" "$inval" "source nosuch is invalid"
 	cfg_refused i crash_image "i 0 0" "$inval" "source i is invalid"

@@ -1,4 +1,4 @@
-DESCRIPTION="delayed completions pending at a power off, rmdir, shrink or power cut: the first three end them at once with their status, a cut fails them with EIO at once, a deep bandwidth backlog too; nothing hangs or leaks"
+DESCRIPTION="delayed completions pending at a power off, rmdir, shrink or power cut: the first three end them at once with their status, a cut fails them with EIO at once, a deep bandwidth backlog too; a bio disk lets at most 128 delayed requests wait (the rest wait to be sent, as for tags); nothing hangs or leaks"
 
 requires() {
 	require_features latency_us queue_mode bandwidth_mbps
@@ -102,4 +102,28 @@ test_main() {
 	expect_range "power off with a 17 s bandwidth backlog, ms" "$ms" 0 2400
 	wait "$fiopid" || true
 	rmdir "$SBD_CONFIGFS/bw"
+
+	# The backlog is bounded: 256 writes in flight on a bio disk, each
+	# delayed 3 s, and only 128 (give or take one per CPU) are executed
+	# and wait on timers; the rest wait in submit_bio, as for a tag, and
+	# all end well.
+	local cpus n
+	cpus=$(nproc)
+	d=$(cfg_disk q size=$((16 << 20)) queue_mode=bio latency_us=3000000)
+	w0=$(sbd_stat "$d" writes)
+	fio --name=bound --filename="/dev/$d" --ioengine=libaio --direct=1 \
+		--rw=randwrite --bs=4k --iodepth=256 --number_ios=256 \
+		--size=16M --allow_file_create=0 --output-format=terse \
+		>/tmp/sbd-bound.fio 2>&1 &
+	fiopid=$!
+	for t in $(seq 1 20); do
+		[ "$(stat_delta "$d" writes "$w0")" -lt 128 ] || break
+		sleep 0.1
+	done
+	sleep 0.5
+	n=$(stat_delta "$d" writes "$w0")
+	expect_range "writes executed while 256 wait 3 s each" "$n" 128 $((128 + cpus))
+	wait "$fiopid" || fail "fio: $(cat /tmp/sbd-bound.fio)"
+	expect_eq "writes executed in the end" "$(stat_delta "$d" writes "$w0")" 256
+	rmdir "$SBD_CONFIGFS/q"
 }
