@@ -299,6 +299,13 @@ static int read_u64(const char *path, uint64_t *v)
 	return parse_attr_u64(buf, v);
 }
 
+/* A uuid attribute, or "" where there is none (an older module). */
+static void read_uuid(const char *path, char uuid[37])
+{
+	if (read_file(path, uuid, 37) || strlen(uuid) != 36)
+		uuid[0] = '\0';
+}
+
 /*
  * A queue_mode attribute: the mode it shows, QUEUE_MODE_UNKNOWN when it is
  * missing (an older module) or shows something else.
@@ -475,6 +482,8 @@ static int read_disk(int index, struct sbd_entry *e)
 	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/name", sys_root, index);
 	if (read_file(path, e->name, sizeof(e->name)) || strchr(e->name, '/'))
 		e->name[0] = '\0';
+	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/uuid", sys_root, index);
+	read_uuid(path, e->uuid);
 	return 0;
 }
 
@@ -511,6 +520,8 @@ static int read_item(const char *name, struct sbd_entry *e)
 	e->has_polls = !read_u64(path, &e->polls);
 	if (e->mode == QUEUE_MODE_BIO)
 		e->polls = 0;
+	item_path(path, name, "uuid");
+	read_uuid(path, e->uuid);
 	return 0;
 }
 
@@ -654,6 +665,11 @@ static void print_json(const struct table *t)
 		fputs(", \"memory\": ", stdout);
 		if (e->has_mem)
 			printf("%llu", (unsigned long long)e->mem);
+		else
+			fputs("null", stdout);
+		fputs(", \"uuid\": ", stdout);
+		if (e->uuid[0])
+			print_json_string(e->uuid);
 		else
 			fputs("null", stdout);
 		printf(", \"ro\": %s}%s\n", e->ro ? "true" : "false",

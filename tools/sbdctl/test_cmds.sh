@@ -179,6 +179,9 @@ populated() {
 	item gamma 1099511627776 512 4096 0 sbd10
 	item zeta 536870912 512 4096 0 "" bio 3
 	item beta 1073741824 4096 4096 1 "" mq 4
+	# A uuid where the module shows one: sysfs for sbd0, configfs for beta.
+	echo 1b4e28ba-2fa1-41d2-883f-0016d3cca427 >"$R/sys/block/sbd0/sbd/uuid"
+	echo 6ba7b810-9dad-41d1-80b4-00c04fd430c8 >"$CFS/beta/uuid"
 }
 
 TABLE='DEVICE     NAME  SIZE LOG-SEC PHY-SEC MODE MEMORY RO
@@ -196,11 +199,11 @@ TABLE_BYTES='DEVICE     NAME           SIZE LOG-SEC PHY-SEC MODE  MEMORY RO
 -          zeta      536870912     512    4096 bio        -  0'
 
 JSON='[
-  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "ro": false},
-  {"device": "/dev/sbd2", "name": "alpha", "size": 1610612736, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 12288, "ro": true},
-  {"device": "/dev/sbd10", "name": "gamma", "size": 1099511627776, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 1048576, "ro": false},
-  {"device": null, "name": "beta", "size": 1073741824, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "ro": true},
-  {"device": null, "name": "zeta", "size": 536870912, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "ro": false}
+  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": "1b4e28ba-2fa1-41d2-883f-0016d3cca427", "ro": false},
+  {"device": "/dev/sbd2", "name": "alpha", "size": 1610612736, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 12288, "uuid": null, "ro": true},
+  {"device": "/dev/sbd10", "name": "gamma", "size": 1099511627776, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 1048576, "uuid": null, "ro": false},
+  {"device": null, "name": "beta", "size": 1073741824, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "uuid": "6ba7b810-9dad-41d1-80b4-00c04fd430c8", "ro": true},
+  {"device": null, "name": "zeta", "size": 536870912, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "uuid": null, "ro": false}
 ]'
 
 NOMOD="sbdctl: sbd module is not loaded (modprobe sbd)"
@@ -434,7 +437,7 @@ expect "list: stray files skipped, odd names escaped, no queue_mode is -" 0 \
 sbd list --json
 got=$(sed -n 6p <<<"$out")
 result "list --json: odd name escaped, no queue_mode nor poll_queues is null" \
-	"$([ "$got" = '  {"device": null, "name": "q\"x y", "size": 4096, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "ro": false},' ] || echo "got: $got")"
+	"$([ "$got" = '  {"device": null, "name": "q\"x y", "size": 4096, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "uuid": null, "ro": false},' ] || echo "got: $got")"
 
 populated
 echo fifo >"$R/sys/block/sbd0/sbd/queue_mode"
@@ -753,13 +756,13 @@ expect "list: MODE of each, powered-off ones from configfs" 0 \
 -         qbio     1M     512    4096 bio       -  0' ""
 sbd list --json
 expect "list --json: queue-mode of each" 0 '[
-  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": null, "memory": 0, "ro": false},
-  {"device": "/dev/sbd1", "name": "dflt", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "ro": false},
-  {"device": "/dev/sbd2", "name": "qmq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "ro": false},
-  {"device": "/dev/sbd4", "name": "qdepth", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "ro": false},
-  {"device": "/dev/sbd5", "name": "both", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "ro": false},
-  {"device": null, "name": "mqdef", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": null, "ro": false},
-  {"device": null, "name": "qbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "ro": false}
+  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": null, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd1", "name": "dflt", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd2", "name": "qmq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd4", "name": "qdepth", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd5", "name": "both", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": null, "name": "mqdef", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": null, "uuid": null, "ro": false},
+  {"device": null, "name": "qbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "uuid": null, "ro": false}
 ]' ""
 
 QM_ITEMS="both dflt mqdef qbio qdepth qmq"
@@ -876,14 +879,14 @@ kwrite "$CFS/poldoff/power" 0
 rm -f "$TMP/log"
 sbd list --json
 expect "list --json: poll-queues of each; 0 on bio, null on an older module" 0 '[
-  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "ro": false},
-  {"device": "/dev/sbd1", "name": "pq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 0, "ro": false},
-  {"device": "/dev/sbd2", "name": "pq0", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "ro": false},
-  {"device": "/dev/sbd3", "name": "pbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "ro": false},
-  {"device": "/dev/sbd4", "name": "pold", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 0, "ro": false},
-  {"device": null, "name": "pkept", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "ro": false},
-  {"device": null, "name": "poff", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "ro": false},
-  {"device": null, "name": "poldoff", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "ro": false}
+  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd1", "name": "pq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd2", "name": "pq0", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd3", "name": "pbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd4", "name": "pold", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 0, "uuid": null, "ro": false},
+  {"device": null, "name": "pkept", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "uuid": null, "ro": false},
+  {"device": null, "name": "poff", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "uuid": null, "ro": false},
+  {"device": null, "name": "poldoff", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "uuid": null, "ro": false}
 ]' ""
 sbd list
 expect "list: the table has no poll queues column" 0 \

@@ -134,6 +134,7 @@ struct sbd_entry {
 	uint64_t mem;			/* bytes held */
 	bool has_mem;			/* mem known (powered disks) */
 	bool ro;
+	char uuid[37];			/* the disk's identity, "" if not shown */
 };
 
 /* list order: devices by number, then the powered-off items by name. */
