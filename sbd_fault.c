@@ -496,7 +496,10 @@ static int sbd_show_ops(char *buf, size_t size, u32 ops)
 	return len;
 }
 
-/* One line per rule, in the syntax it was written in, with its hits. */
+/*
+ * One line per rule: its number, its fields as written ("always" when it
+ * has no trigger), its hits.
+ */
 ssize_t sbd_fault_show_rules(struct sbd_dev *dev, char *page)
 {
 	struct sbd_fault *f = &dev->fault;
