@@ -115,30 +115,28 @@ sbdctl_items=$(page_items "$SBDCTL_PAGE")
 
 # ---- what the code has -------------------------------------------------
 
+# table_refs FILE TYPE REF: the REF (an extended regex) entries of every
+# "static struct TYPE *NAME[] = {" table in FILE, one per line.
+table_refs() {
+	awk -v type="$2" '
+	$0 ~ "^static[ \t]+struct[ \t]+" type "[ \t]*\\*[ \t]*[A-Za-z0-9_]+\\[\\][ \t]*=[ \t]*\\{" { in_table = 1; next }
+	in_table && /^\};/ { in_table = 0 }
+	in_table { print }
+	' "$1" | grep -oE "$3" || true
+}
+
 # Every &sbd_cfg_attr_NAME in the configfs_attribute and
 # configfs_bin_attribute tables: CONFIGFS_ATTR*(sbd_cfg_, NAME),
 # CONFIGFS_BIN_ATTR*(sbd_cfg_, NAME, ...) and SBD_CFG_ATTR(NAME, ...) all
 # name the struct sbd_cfg_attr_NAME, and its file NAME.
-attrs=$(awk '
-	/^static[ \t]+struct[ \t]+configfs_(bin_)?attribute[ \t]*\*[ \t]*[A-Za-z0-9_]+\[\][ \t]*=[ \t]*\{/ { in_table = 1; next }
-	in_table && /^\};/ { in_table = 0 }
-	in_table { print }
-	' "$CONFIGFS_SRC" | grep -oE '&sbd_cfg_attr_[A-Za-z0-9_]+' |
+attrs=$(table_refs "$CONFIGFS_SRC" 'configfs_(bin_)?attribute' '&sbd_cfg_attr_[A-Za-z0-9_]+' |
 	sed 's/^&sbd_cfg_attr_//' | sort -u)
-bin_attrs=$(awk '
-	/^static[ \t]+struct[ \t]+configfs_bin_attribute[ \t]*\*[ \t]*[A-Za-z0-9_]+\[\][ \t]*=[ \t]*\{/ { in_table = 1; next }
-	in_table && /^\};/ { in_table = 0 }
-	in_table { print }
-	' "$CONFIGFS_SRC" | grep -oE '&sbd_cfg_attr_[A-Za-z0-9_]+' || true)
+bin_attrs=$(table_refs "$CONFIGFS_SRC" configfs_bin_attribute '&sbd_cfg_attr_[A-Za-z0-9_]+')
 [ -n "$attrs" ] || problem "$CONFIGFS_SRC: no attribute table found (did its pattern change?)"
 [ -n "$bin_attrs" ] || problem "$CONFIGFS_SRC: no binary attribute table found (did its pattern change?)"
 
 # Every &dev_attr_NAME.attr of the sbd attribute group.
-sysfs=$(awk '
-	/^static[ \t]+struct[ \t]+attribute[ \t]*\*[ \t]*[A-Za-z0-9_]+\[\][ \t]*=[ \t]*\{/ { in_table = 1; next }
-	in_table && /^\};/ { in_table = 0 }
-	in_table { print }
-	' "$SYSFS_SRC" | grep -oE '&dev_attr_[A-Za-z0-9_]+\.attr' |
+sysfs=$(table_refs "$SYSFS_SRC" attribute '&dev_attr_[A-Za-z0-9_]+\.attr' |
 	sed 's/^&dev_attr_//; s/\.attr$//' | sort -u)
 [ -n "$sysfs" ] || problem "$SYSFS_SRC: no attribute table found (did its pattern change?)"
 

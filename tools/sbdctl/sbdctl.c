@@ -300,9 +300,10 @@ static int read_u64(const char *path, uint64_t *v)
 }
 
 /* A uuid attribute, or "" where there is none (an older module). */
-static void read_uuid(const char *path, char uuid[37])
+static void read_uuid(const char *path, char uuid[SBDCTL_UUID_LEN + 1])
 {
-	if (read_file(path, uuid, 37) || strlen(uuid) != 36)
+	if (read_file(path, uuid, SBDCTL_UUID_LEN + 1) ||
+	    strlen(uuid) != SBDCTL_UUID_LEN)
 		uuid[0] = '\0';
 }
 

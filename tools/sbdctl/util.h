@@ -22,6 +22,9 @@ enum {
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* A UUID as text: xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx. */
+#define SBDCTL_UUID_LEN	36
+
 /* Longest configfs item name sbdctl handles (NAME_MAX). */
 #define SBDCTL_NAME_MAX	255
 
@@ -134,7 +137,7 @@ struct sbd_entry {
 	uint64_t mem;			/* bytes held */
 	bool has_mem;			/* mem known (powered disks) */
 	bool ro;
-	char uuid[37];			/* the disk's identity, "" if not shown */
+	char uuid[SBDCTL_UUID_LEN + 1];	/* the disk's identity, "" if not shown */
 };
 
 /* list order: devices by number, then the powered-off items by name. */
