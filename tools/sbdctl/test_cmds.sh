@@ -59,7 +59,8 @@ sbd() {
 }
 
 ksbd() {
-	out=$(LD_PRELOAD=$FAKE "$SBDCTL" "$@" 2>"$TMP/err")
+	# shellcheck disable=SC2086 # WRAP: a command prefix, split on purpose
+	out=$(LD_PRELOAD=$FAKE ${WRAP:-} "$SBDCTL" "$@" 2>"$TMP/err")
 	rc=$?
 	err=$(<"$TMP/err")
 }
@@ -636,8 +637,10 @@ sbdctl: could not remove the unfinished disk 'disk2': Device or resource busy"
 LD_PRELOAD=$FAKE rmdir "$CFS/disk2"
 
 # A ^C while create writes: the disk is finished and printed, then sbdctl
-# dies of the signal; never a half-made item.
-FAKE_RAISE=size=1048576 ksbd create --size 1M --name intr
+# dies of the signal; never a half-made item.  A shell started in the
+# background ignores SIGINT and passes that on: give sbdctl the default.
+WRAP="env --default-signal=INT" FAKE_RAISE=size=1048576 \
+	ksbd create --size 1M --name intr
 expect "create: ^C in the middle, the disk is finished and printed" 130 "/dev/sbd4" ""
 expect_files "... complete and powered" "$CFS/intr/size $CFS/intr/device" "1048576
 sbd4"
