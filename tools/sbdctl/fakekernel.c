@@ -29,6 +29,19 @@
  *   FAKE_NODEV=1             power=1 succeeds but makes no device
  *   FAKE_LOG=FILE            appends "ITEM KEY" for each of those calls
  *   FAKE_RAISE=KEY           raises SIGINT in the call KEY (a ^C)
+ *
+ * Under SBDCTL_NVMET, nvmet's tree (sbdctl export):
+ *   mkdir in hosts, subsystems, ports or a subsystem's namespaces makes
+ *                    the item's attribute files and groups, as nvmet does
+ *                    (key "mkdir-hosts", "mkdir-subsystems"...)
+ *   symlink          in a port's subsystems or a subsystem's allowed_hosts
+ *                    ("link-ports", "link-allowed_hosts"); ENOENT when the
+ *                    target is not an item
+ *   rmdir            refused as configfs refuses it: ENOTEMPTY while one of
+ *                    its groups holds an item or a link, EBUSY while a link
+ *                    points at it ("rmdir-KIND")
+ *   write            "ATTR=VALUE" keys, as above
+ *   FAKE_NVMET_AUTH=1 hosts have dhchap_key and dhchap_hash (6.7+)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -384,16 +397,210 @@ static int store(const char *dir, const char *attr, const char *val)
 	return -EINVAL;
 }
 
+
+/* ---- nvmet's tree, under SBDCTL_NVMET -------------------------------- */
+
+static const char *nv_root(void)
+{
+	static char root[PATH_MAX];
+	const char *env = getenv("SBDCTL_NVMET");
+
+	return env && realpath(env, root) ? root : NULL;
+}
+
+/*
+ * If path is an item of nvmet's tree: its kind ("hosts", "subsystems",
+ * "ports", "namespaces"), with its canonical path in dir.
+ */
+static const char *nv_kind(const char *path, char *dir)
+{
+	static const char *const kinds[] = { "hosts", "subsystems", "ports" };
+	const char *root = nv_root(), *slash = strrchr(path, '/'), *base;
+	char parent[PATH_MAX], real[PATH_MAX];
+	size_t i, n;
+
+	if (!root || !slash || slash == path ||
+	    (size_t)(slash - path) >= sizeof(parent))
+		return NULL;
+	memcpy(parent, path, slash - path);
+	parent[slash - path] = '\0';
+	if (!realpath(parent, real))
+		return NULL;
+	n = strlen(root);
+	if (strncmp(real, root, n) || real[n] != '/')
+		return NULL;
+	snprintf(dir, PATH_MAX, "%s%s", real, slash);
+	base = real + n + 1;
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(base, kinds[i]))
+			return kinds[i];
+	/* subsystems/NQN/namespaces */
+	if (!strncmp(base, "subsystems/", 11) &&
+	    (slash = strchr(base + 11, '/')) && !strcmp(slash, "/namespaces"))
+		return "namespaces";
+	return NULL;
+}
+
+/* Whether directory dir holds anything (but . and ..). */
+static bool nv_busy(const char *dir)
+{
+	struct dirent *d;
+	bool busy = false;
+	DIR *dd = opendir(dir);
+
+	if (!dd)
+		return false;
+	while (!busy && (d = readdir(dd)))
+		busy = d->d_name[0] != '.';
+	closedir(dd);
+	return busy;
+}
+
+/* Whether a link named name exists in GROUP of any item of kind. */
+static bool nv_linked(const char *kind, const char *group, const char *name)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	struct stat st;
+	bool found = false;
+	DIR *dd;
+
+	snprintf(path, sizeof(path), "%s/%s", nv_root(), kind);
+	dd = opendir(path);
+	if (!dd)
+		return false;
+	while (!found && (d = readdir(dd))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/%s/%s/%s", nv_root(), kind,
+			 d->d_name, group, name);
+		found = !lstat(path, &st);
+	}
+	closedir(dd);
+	return found;
+}
+
+static int nv_mkdir(const char *kind, const char *dir,
+		    int (*real)(const char *, mode_t))
+{
+	char file[PATH_MAX], key[64];
+
+	snprintf(key, sizeof(key), "mkdir-%s", kind);
+	if (event(dir, key) || real(dir, 0755))
+		return -1;
+#define NV_PUT(name, val) \
+	do { snprintf(file, sizeof(file), "%s/%s", dir, name); put(file, val); } while (0)
+#define NV_DIR(name) \
+	do { snprintf(file, sizeof(file), "%s/%s", dir, name); real(file, 0755); } while (0)
+	if (!strcmp(kind, "hosts") && getenv("FAKE_NVMET_AUTH")) {
+		NV_PUT("dhchap_key", "");
+		NV_PUT("dhchap_hash", "hmac(sha256)");
+	} else if (!strcmp(kind, "subsystems")) {
+		NV_PUT("attr_allow_any_host", "0");
+		NV_PUT("attr_serial", "0123456789abcdef");
+		NV_PUT("attr_model", "Linux");
+		NV_DIR("namespaces");
+		NV_DIR("allowed_hosts");
+	} else if (!strcmp(kind, "namespaces")) {
+		NV_PUT("device_path", "");
+		NV_PUT("device_uuid", "00000000-0000-0000-0000-000000000000");
+		NV_PUT("device_nguid", "00000000-0000-0000-0000-000000000000");
+		NV_PUT("enable", "0");
+	} else if (!strcmp(kind, "ports")) {
+		NV_PUT("addr_trtype", "");
+		NV_PUT("addr_adrfam", "");
+		NV_PUT("addr_traddr", "");
+		NV_PUT("addr_trsvcid", "");
+		NV_DIR("subsystems");
+	}
+#undef NV_PUT
+#undef NV_DIR
+	return 0;
+}
+
+static int nv_rmdir(const char *kind, const char *dir,
+		    int (*real)(const char *))
+{
+	const char *name = strrchr(dir, '/') + 1;
+	char path[PATH_MAX], key[64];
+	struct dirent *d;
+	struct stat st;
+	DIR *dd;
+
+	snprintf(key, sizeof(key), "rmdir-%s", kind);
+	if (event(dir, key))
+		return -1;
+	snprintf(path, sizeof(path), "%s/namespaces", dir);
+	if (!strcmp(kind, "subsystems") && nv_busy(path))
+		return errno = ENOTEMPTY, -1;
+	snprintf(path, sizeof(path), "%s/allowed_hosts", dir);
+	if (!strcmp(kind, "subsystems") && nv_busy(path))
+		return errno = ENOTEMPTY, -1;
+	snprintf(path, sizeof(path), "%s/subsystems", dir);
+	if (!strcmp(kind, "ports") && nv_busy(path))
+		return errno = ENOTEMPTY, -1;
+	if ((!strcmp(kind, "subsystems") && nv_linked("ports", "subsystems", name)) ||
+	    (!strcmp(kind, "hosts") && nv_linked("subsystems", "allowed_hosts", name)))
+		return errno = EBUSY, -1;
+	dd = opendir(dir);
+	if (dd) {
+		while ((d = readdir(dd))) {
+			if (d->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+			if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+				real(path);
+			else
+				unlink(path);
+		}
+		closedir(dd);
+	}
+	return real(dir);
+}
+
+int symlink(const char *target, const char *path)
+{
+	static int (*real)(const char *, const char *);
+	char dir[PATH_MAX], key[64], parent[PATH_MAX], *slash;
+	struct stat st;
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "symlink");
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (!nv_root() || !slash)
+		return real(target, path);
+	*slash = '\0';		/* parent: the group the link goes in */
+	slash = strrchr(parent, '/');
+	if (!slash)
+		return real(target, path);
+	*slash = '\0';		/* parent: the item that holds the group */
+	if (!nv_kind(parent, dir))
+		return real(target, path);
+	/* dir: the item that holds the group; name it by its kind's group */
+	snprintf(key, sizeof(key), "link-%s",
+		 !strcmp(slash + 1, "subsystems") ? "ports" : slash + 1);
+	if (event(dir, key))
+		return -1;
+	if (stat(target, &st) || !S_ISDIR(st.st_mode))
+		return errno = ENOENT, -1;
+	return real(target, path);
+}
+
 int mkdir(const char *path, mode_t mode)
 {
 	static int (*real)(const char *, mode_t);
 	const char *features = getenv("FAKE_FEATURES");
 	const char *def_mode = getenv("FAKE_QUEUE_MODE");
 	char dir[PATH_MAX], file[PATH_MAX], defaults[256];
+	const char *attr;
 	size_t i;
 
 	if (!real)
 		real = dlsym(RTLD_NEXT, "mkdir");
+	attr = nv_kind(path, dir);
+	if (attr)
+		return nv_mkdir(attr, dir, real);
 	if (!is_item(path, dir))
 		return real(path, mode);
 	if (event(dir, "mkdir"))
@@ -426,11 +633,15 @@ int rmdir(const char *path)
 {
 	static int (*real)(const char *);
 	char dir[PATH_MAX], file[PATH_MAX];
+	const char *kind;
 	struct dirent *d;
 	DIR *dd;
 
 	if (!real)
 		real = dlsym(RTLD_NEXT, "rmdir");
+	kind = nv_kind(path, dir);
+	if (kind)
+		return nv_rmdir(kind, dir, real);
 	if (!is_item(path, dir))
 		return real(path);
 	if (event(dir, "rmdir"))
@@ -466,6 +677,20 @@ ssize_t write(int fd, const void *buf, size_t n)
 		return real(fd, buf, n);
 	path[len] = '\0';
 	slash = strrchr(path, '/');
+	if (slash) {		/* nvmet: values of any length */
+		const char *nl = memchr(buf, '\n', n);
+
+		*slash = '\0';
+		if (nv_kind(path, dir)) {
+			snprintf(key, sizeof(key), "%s=%.*s", slash + 1,
+				 (int)(nl ? nl - (const char *)buf : (long)n),
+				 (const char *)buf);
+			if (event(dir, key))
+				return -1;
+			return real(fd, buf, n);
+		}
+		*slash = '/';
+	}
 	if (!slash || n >= sizeof(val))
 		return real(fd, buf, n);
 	*slash = '\0';		/* path: the item, attr: the file in it */

@@ -22,18 +22,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "sbdctl.h"
 
 #ifndef SBDCTL_VERSION
 #define SBDCTL_VERSION "0.1"
 #endif
 
-/* The roots are at most this long, so every path made below fits. */
-#define ROOT_MAX	1024
-
-static char cfs_root[ROOT_MAX + 1];	/* the sbd configfs subsystem */
-static char sys_root[ROOT_MAX + 1];	/* sysfs */
-static char dev_dir[ROOT_MAX + 1];	/* device nodes, for printing */
+char cfs_root[ROOT_MAX + 1];	/* the sbd configfs subsystem */
+char sys_root[ROOT_MAX + 1];	/* sysfs */
+char dev_dir[ROOT_MAX + 1];	/* device nodes, for printing */
 
 static const char usage_main[] =
 "Usage: sbdctl COMMAND [OPTIONS]\n"
@@ -46,7 +43,7 @@ static const char usage_main[] =
 "  resize DEV SIZE               change the size of a disk (online if powered)\n"
 "  ro DEV                        make a disk read-only\n"
 "  rw DEV                        make a disk writable\n"
-"  remove DEV                    power a disk off and free it and its data\n"
+"  remove [--force] DEV          power a disk off and free it and its data\n"
 "\n"
 "Crash testing:\n"
 "  snapshot DEV [--log-limit SIZE] take a baseline (and start a write log)\n"
@@ -55,6 +52,11 @@ static const char usage_main[] =
 "  log DEV [--json]              show the write log: epochs, writes, marks\n"
 "  crash-image DEV --epoch E --state K [--name NAME]\n"
 "                                make a crash state a new disk, print it\n"
+"\n"
+"Serving disks to other machines (NVMe/TCP, the kernel's nvmet):\n"
+"  export DEV (--host HOSTNQN... | --any-host) [--addr ADDR] [--port PORT]\n"
+"             [--auth] [--json]  serve a disk, print the nvme commands\n"
+"  unexport DEV                  stop serving it\n"
 "\n"
 "DEV is /dev/sbdN, sbdN or the name the disk was created with.  A SIZE is a\n"
 "number of bytes with an optional unit: K M G T P or KiB MiB GiB TiB PiB\n"
@@ -140,9 +142,13 @@ static const char usage_rw[] =
 "Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
 
 static const char usage_remove[] =
-"Usage: sbdctl remove DEV\n"
+"Usage: sbdctl remove [--force] DEV\n"
 "\n"
-"Powers a disk made by 'sbdctl create' off and frees it and its data.\n"
+"Powers a disk made by 'sbdctl create' off and frees it and its data.  A\n"
+"disk that 'sbdctl export' serves is refused: unexport it first.\n"
+"\n"
+"  -f, --force  unexport it first\n"
+"  -h, --help   show this help\n"
 "Exit status: 0 done, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
 
 static const char usage_snapshot[] =
@@ -207,7 +213,7 @@ static const char usage_crash_image[] =
 "  -h, --help     show this help\n"
 "Exit status: 0 made, 1 refused, 2 usage, 3 no module or configfs, 4 no DEV.\n";
 
-static int __attribute__((format(printf, 2, 3)))
+int __attribute__((format(printf, 2, 3)))
 errorf(int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -221,7 +227,7 @@ errorf(int code, const char *fmt, ...)
 }
 
 /* A usage error of the command cmd. */
-static int __attribute__((format(printf, 2, 3)))
+int __attribute__((format(printf, 2, 3)))
 usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -238,7 +244,7 @@ usage_error(const char *cmd, const char *fmt, ...)
 }
 
 /* Memory runs out before anything was changed: nothing to undo. */
-static void *xrealloc(void *p, size_t n)
+void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (!p) {
@@ -248,7 +254,7 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-static bool is_dir(const char *path)
+bool is_dir(const char *path)
 {
 	struct stat st;
 
@@ -259,7 +265,7 @@ static bool is_dir(const char *path)
  * Reads a small attribute file into buf, without its trailing newline.
  * Returns 0 or -errno.
  */
-static int read_file(const char *path, char *buf, size_t size)
+int read_file(const char *path, char *buf, size_t size)
 {
 	size_t len = 0;
 	ssize_t n;
@@ -300,7 +306,7 @@ static int read_u64(const char *path, uint64_t *v)
 }
 
 /* A uuid attribute, or "" where there is none (an older module). */
-static void read_uuid(const char *path, char uuid[SBDCTL_UUID_LEN + 1])
+void read_uuid(const char *path, char uuid[SBDCTL_UUID_LEN + 1])
 {
 	if (read_file(path, uuid, SBDCTL_UUID_LEN + 1) ||
 	    strlen(uuid) != SBDCTL_UUID_LEN)
@@ -321,7 +327,7 @@ static enum queue_mode read_mode(const char *path)
 }
 
 /* The path of attribute attr (or the item itself for NULL) of item. */
-static void item_path(char *buf, const char *item, const char *attr)
+void item_path(char *buf, const char *item, const char *attr)
 {
 	if (attr)
 		snprintf(buf, PATH_MAX, "%s/%s/%s", cfs_root, item, attr);
@@ -334,7 +340,7 @@ static void item_path(char *buf, const char *item, const char *attr)
  * configfs hands the write to the driver at once, so its error comes back
  * from write().
  */
-static int write_attr(const char *item, const char *attr, const char *val)
+int write_attr(const char *item, const char *attr, const char *val)
 {
 	char path[PATH_MAX], line[512];
 	size_t len;
@@ -377,7 +383,7 @@ static int set_attr_u64(const char *item, const char *attr, uint64_t v)
 	return set_attr(item, attr, val);
 }
 
-static int check_module(void)
+int check_module(void)
 {
 	char path[PATH_MAX];
 
@@ -802,8 +808,8 @@ static const char *long_opt_problem(const char *arg,
  * getopt_long for the options of cmd, with usage errors of our own.
  * Returns the option, -1 at the end, or -2 after a usage error.
  */
-static int next_opt(const char *cmd, int argc, char **argv,
-		    const char *shortopts, const struct option *longopts)
+int next_opt(const char *cmd, int argc, char **argv,
+	     const char *shortopts, const struct option *longopts)
 {
 	int opt = getopt_long(argc, argv, shortopts, longopts, NULL);
 	const char *arg = argv[optind - 1];
@@ -1302,12 +1308,31 @@ static int cmd_rw(int argc, char **argv)
 
 static int cmd_remove(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
 	char item[SBDCTL_NAME_MAX + 1], path[PATH_MAX], dev[64];
-	int ret;
+	char uuid[SBDCTL_UUID_LEN + 1], nqn[256];
+	bool force = false;
+	int opt, ret;
 
-	ret = disk_args("remove", usage_remove, argc, argv, 1);
-	if (ret)
-		return ret == ARGS_HELP ? SBDCTL_EXIT_OK : ret;
+	while ((opt = next_opt("remove", argc, argv, ":fh", longopts)) != -1) {
+		if (opt == 'f') {
+			force = true;
+			continue;
+		}
+		if (opt != 'h')
+			return SBDCTL_EXIT_USAGE;
+		fputs(usage_remove, stdout);
+		return SBDCTL_EXIT_OK;
+	}
+	if (argc - optind < 1)
+		return usage_error("remove", "missing DEV");
+	if (argc - optind > 1)
+		return usage_error("remove", "unexpected argument '%s'",
+				   argv[optind + 1]);
 	ret = resolve(argv[optind], item);
 	if (ret)
 		return ret;
@@ -1315,6 +1340,18 @@ static int cmd_remove(int argc, char **argv)
 	ret = read_file(path, dev, sizeof(dev));
 	if (ret)
 		return errorf(SBDCTL_EXIT_FAIL, "%s: %s", path, strerror(-ret));
+	/* A disk served over NVMe/TCP goes only on purpose, unexported. */
+	item_path(path, item, "uuid");
+	read_uuid(path, uuid);
+	if (dev[0] && export_exists(uuid, nqn, sizeof(nqn))) {
+		if (!force)
+			return errorf(SBDCTL_EXIT_FAIL,
+				      "%s is exported as %s: sbdctl unexport it first, or remove --force",
+				      argv[optind], nqn);
+		ret = export_remove(uuid, argv[optind]);
+		if (ret)
+			return ret;
+	}
 	if (dev[0]) {
 		ret = set_attr(item, "power", "0");
 		if (ret)
@@ -1679,6 +1716,8 @@ static const struct command {
 	{ "mark", cmd_mark },
 	{ "log", cmd_log },
 	{ "crash-image", cmd_crash_image },
+	{ "export", cmd_export },
+	{ "unexport", cmd_unexport },
 };
 
 /* An environment override of a root, without trailing slashes. */

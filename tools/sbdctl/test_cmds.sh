@@ -238,7 +238,7 @@ expect "--version" 0 "sbdctl 0.1" ""
 sbd -V
 expect "-V" 0 "sbdctl 0.1" ""
 for c in "create --size SIZE [OPTIONS]" "list [--json] [--bytes]" \
-	 "resize DEV SIZE" "ro DEV" "rw DEV" "remove DEV"; do
+	 "resize DEV SIZE" "ro DEV" "rw DEV" "remove [--force] DEV"; do
 	sbd "${c%% *}" --help
 	got="$rc $(head -n 1 <<<"$out") $err"
 	why=""
@@ -341,12 +341,13 @@ expect "resize: invalid size" 2 "" "sbdctl: invalid size '12Q' (see 'sbdctl resi
 sbd resize sbd0 0
 expect "resize: size 0" 2 "" "sbdctl: invalid size '0' (see 'sbdctl resize --help')"
 for c in ro rw remove; do
+	# remove takes --force; --forse is unknown to all three
 	sbd $c
 	expect "$c: no DEV" 2 "" "sbdctl: missing DEV (see 'sbdctl $c --help')"
 	sbd $c a b
 	expect "$c: two DEVs" 2 "" "sbdctl: unexpected argument 'b' (see 'sbdctl $c --help')"
-	sbd $c --force a
-	expect "$c: unknown option" 2 "" "sbdctl: option '--force' is unknown (see 'sbdctl $c --help')"
+	sbd $c --forse a
+	expect "$c: unknown option" 2 "" "sbdctl: option '--forse' is unknown (see 'sbdctl $c --help')"
 done
 
 # ---- module not loaded, configfs missing --------------------------------
@@ -977,6 +978,178 @@ for c in snapshot restore mark log crash-image; do
 	[[ $out == "Usage: sbdctl $c"* ]] && [ "$rc" = 0 ] && result "$c --help" "" ||
 		result "$c --help" "exit $rc: $out"
 done
+
+# ---- export / unexport: nvmet's tree played by fakekernel.so ------------
+# The fake makes the attribute files and groups nvmet makes and refuses the
+# rmdirs configfs refuses, so these show the order of the calls, the undo
+# after each failing step and what unexport leaves; the guest tests
+# (tests/export) show the real nvmet serving the disk.
+NV=$R/config/nvmet
+U=1b4e28ba-2fa1-41d2-883f-0016d3cca427
+NQN=nqn.2014-08.org.nvmexpress:uuid:$U
+H1=nqn.2014-08.org.nvmexpress:uuid:11111111-1111-4111-8111-111111111111
+H2=nqn.2014-08.org.nvmexpress:uuid:22222222-2222-4222-8222-222222222222
+export SBDCTL_NVMET=$NV SBDCTL_RUN=$TMP/run
+nvmet_fresh() {
+	fresh
+	sysfs_disk 0 131072 512 4096 0 0 ""
+	echo "$U" >"$R/sys/block/sbd0/sbd/uuid"
+	mkdir -p "$NV/hosts" "$NV/subsystems" "$NV/ports" "$R/sys/module/nvmet_tcp"
+	rm -rf "$TMP/run" "$TMP/log"
+}
+# nvmet_left NAME: nothing sbdctl made is left in nvmet or /run.
+nvmet_left() {
+	local got
+	got=$(cd "$NV" && find . -mindepth 2 | sort | tr '\n' ' '; ls "$TMP/run/made" 2>/dev/null)
+	result "$1" "${got:+left: $got}"
+}
+nvmet_fresh
+
+sbd export --help
+[[ $out == "Usage: sbdctl export DEV"* ]] && [ "$rc" = 0 ] && result "export --help" "" ||
+	result "export --help" "exit $rc: $out"
+sbd unexport --help
+[[ $out == "Usage: sbdctl unexport DEV"* ]] && [ "$rc" = 0 ] && result "unexport --help" "" ||
+	result "unexport --help" "exit $rc: $out"
+sbd export sbd0
+expect "export without --host or --any-host: usage" 2 "" \
+	"sbdctl: name the hosts that may connect (--host HOSTNQN), or allow any (--any-host) (see 'sbdctl export --help')"
+sbd export sbd0 --host bad/nqn
+expect "export --host with a bad NQN: usage" 2 "" \
+	"sbdctl: invalid host NQN 'bad/nqn': 'nqn.' and up to 223 characters, no '/' (see 'sbdctl export --help')"
+sbd export sbd0 --any-host --port 70000
+expect "export --port 70000: usage" 2 "" "sbdctl: invalid port '70000': 1 to 65535 (see 'sbdctl export --help')"
+sbd export sbd0 --any-host --addr 'a b'
+expect "export --addr with a space: usage" 2 "" \
+	"sbdctl: invalid address 'a b': an IPv4 or IPv6 address (see 'sbdctl export --help')"
+sbd export sbd0 --any-host --auth
+expect "export --auth without --host: usage" 2 "" "sbdctl: --auth needs --host (see 'sbdctl export --help')"
+sbd export sbd7 --host "$H1"
+expect "export of no disk: exit 4" 4 "" "sbdctl: no such sbd disk: sbd7"
+sbd unexport sbd0
+expect "unexport of a disk not exported: exit 4" 4 "" "sbdctl: /dev/sbd0 is not exported"
+
+# The whole setup, in nvmet's order, and the commands to run.
+FAKE_LOG=$TMP/log ksbd export sbd0 --host "$H1" --addr 10.0.0.1 --port 4421
+expect "export: exit 0, the nvme commands" 0 "/dev/sbd0 exported as $NQN on tcp 10.0.0.1:4421
+nvme discover -t tcp -a 10.0.0.1 -s 4421 --hostnqn $H1
+nvme connect -t tcp -a 10.0.0.1 -s 4421 -n $NQN --hostnqn $H1" ""
+expect_log "export: host, subsystem, namespace, port, link, in that order" "$H1 mkdir-hosts
+$NQN mkdir-subsystems
+$NQN attr_allow_any_host=0
+$NQN attr_serial=1b4e28ba2fa141d2883f
+$NQN attr_model=sbd
+$NQN link-allowed_hosts
+1 mkdir-namespaces
+1 device_path=/dev/sbd0
+1 device_uuid=$U
+1 device_nguid=$U
+1 enable=1
+1 mkdir-ports
+1 addr_trtype=tcp
+1 addr_adrfam=ipv4
+1 addr_traddr=10.0.0.1
+1 addr_trsvcid=4421
+1 link-ports"
+expect_ls "export: what it made is recorded" "$TMP/run/made" "host-$H1 port-1"
+sbd export sbd0 --host "$H1" --addr 10.0.0.1 --port 4421
+expect "export twice: exit 1, says so" 1 "" \
+	"sbdctl: /dev/sbd0 is already exported as $NQN (sbdctl unexport first)"
+
+# A second disk on the same address shares the port; unexport of the first
+# keeps it for the second.
+sysfs_disk 1 131072 512 4096 0 0 ""
+U2=6ba7b810-9dad-41d1-80b4-00c04fd430c8
+echo "$U2" >"$R/sys/block/sbd1/sbd/uuid"
+ksbd export sbd1 --host "$H1" --host "$H2" --addr 10.0.0.1 --port 4421 --json
+expect "export --json of a second disk: the port is shared" 0 \
+	"{\"device\": \"/dev/sbd1\", \"nqn\": \"nqn.2014-08.org.nvmexpress:uuid:$U2\", \"transport\": \"tcp\", \"address\": \"10.0.0.1\", \"port\": 4421, \"port-id\": 1, \"any-host\": false, \"hosts\": [{\"nqn\": \"$H1\", \"secret\": null}, {\"nqn\": \"$H2\", \"secret\": null}], \"discover\": \"nvme discover -t tcp -a 10.0.0.1 -s 4421 --hostnqn $H1\", \"connect\": [\"nvme connect -t tcp -a 10.0.0.1 -s 4421 -n nqn.2014-08.org.nvmexpress:uuid:$U2 --hostnqn $H1\", \"nvme connect -t tcp -a 10.0.0.1 -s 4421 -n nqn.2014-08.org.nvmexpress:uuid:$U2 --hostnqn $H2\"]}" ""
+expect_ls "two subsystems on port 1" "$NV/ports/1/subsystems" "$NQN nqn.2014-08.org.nvmexpress:uuid:$U2"
+ksbd unexport sbd0
+expect "unexport: exit 0, silent" 0 "" ""
+expect_ls "unexport: the port stays for the other disk" "$NV/ports/1/subsystems" "nqn.2014-08.org.nvmexpress:uuid:$U2"
+expect_ls "unexport: host 1 stays, the other disk allows it" "$NV/hosts" "$H1 $H2"
+ksbd unexport /dev/sbd1
+expect "unexport of the second: exit 0" 0 "" ""
+nvmet_left "unexport of both: nothing left, in nvmet or /run"
+
+# Entries sbdctl did not make are not removed.
+mkdir -p "$NV/hosts/$H1"
+ksbd export sbd0 --host "$H1"
+ksbd unexport sbd0
+expect_ls "a host entry someone else made stays" "$NV/hosts" "$H1"
+rmdir "$NV/hosts/$H1"
+
+# --any-host says so; the address defaults to this machine.
+ksbd export sbd0 --any-host
+expect "export --any-host: a warning, 127.0.0.1:4420, connect without --hostnqn" 0 \
+	"/dev/sbd0 exported as $NQN on tcp 127.0.0.1:4420
+nvme discover -t tcp -a 127.0.0.1 -s 4420
+nvme connect -t tcp -a 127.0.0.1 -s 4420 -n $NQN" \
+	"sbdctl: warning: any host that reaches 127.0.0.1:4420 can use /dev/sbd0 (--any-host)"
+expect_files "--any-host: attr_allow_any_host" "$NV/subsystems/$NQN/attr_allow_any_host" "1"
+ksbd remove sbd0
+expect "remove of an exported module-parameter disk: still refused as such" 1 "" \
+	"sbdctl: sbd0 was created by module parameters; only disks made by 'sbdctl create' can be changed"
+ksbd unexport sbd0
+
+# Each step failing leaves nothing behind.
+for step in mkdir-hosts:13 mkdir-subsystems:12 attr_serial=1b4e28ba2fa141d2883f:22 \
+	    link-allowed_hosts:1 mkdir-namespaces:12 device_path=/dev/sbd0:2 \
+	    enable=1:5 mkdir-ports:12 addr_traddr=10.0.0.9:22 link-ports:98; do
+	FAKE_FAIL=$step ksbd export sbd0 --host "$H1" --addr 10.0.0.9
+	[ "$rc" = 1 ] && [ -n "$err" ] && [ -z "$out" ] &&
+		result "export failing at ${step%%:*}: exit 1 with a message" "" ||
+		result "export failing at ${step%%:*}: exit 1 with a message" "exit $rc, out '$out', err '$err'"
+	nvmet_left "export failing at ${step%%:*}: nothing left"
+done
+FAKE_FAIL=link-ports:98 ksbd export sbd0 --host "$H1"
+expect "a port whose address is in use: says so" 1 "" \
+	"sbdctl: cannot serve on 127.0.0.1:4420: the address is in use"
+mkdir -p "$NV/ports/7"
+echo rdma >"$NV/ports/7/addr_trtype"; echo 127.0.0.1 >"$NV/ports/7/addr_traddr"; echo 4420 >"$NV/ports/7/addr_trsvcid"
+ksbd export sbd0 --host "$H1"
+expect "an address nvmet serves over another transport: refused" 1 "" \
+	"sbdctl: 127.0.0.1:4420 is taken: nvmet port 7 serves it over 'rdma'"
+rm -rf "$NV/ports/7"
+
+# --auth: a secret per host where nvmet has authentication, else exit 3.
+ksbd export sbd0 --host "$H1" --auth
+expect "--auth without nvmet authentication: exit 3, says why" 3 "" \
+	"sbdctl: --auth: this kernel's nvmet has no in-band authentication (CONFIG_NVME_TARGET_AUTH, Linux 6.7 on)"
+nvmet_left "--auth refused: nothing left"
+FAKE_NVMET_AUTH=1 ksbd export sbd0 --host "$H1" --auth
+key=$(cat "$NV/hosts/$H1/dhchap_key" 2>/dev/null)
+why=""
+[ "$rc" = 0 ] || why="exit $rc: $err"
+[[ $key =~ ^DHHC-1:00:[A-Za-z0-9+/]{48}:$ ]] || why+=" key '$key'"
+grep -qxF -- "nvme connect -t tcp -a 127.0.0.1 -s 4420 -n $NQN --hostnqn $H1 --dhchap-secret $key" <<<"$out" ||
+	why+=" no connect line with the secret: $out"
+# the key's last 4 bytes are the CRC-32 of the first 32, as nvme-cli checks
+python3 -c 'import base64,sys,zlib; b=base64.b64decode(sys.argv[1].split(":")[2]); sys.exit(zlib.crc32(b[:32]).to_bytes(4,"little")!=b[32:])' "$key" ||
+	why+=" bad CRC in $key"
+result "--auth: a DHHC-1 secret with its CRC, in nvmet and in the connect command" "$why"
+ksbd unexport sbd0
+nvmet_left "unexport after --auth: nothing left"
+
+# No nvmet: modprobe is tried, and its failure is exit 3.
+rm -rf "$NV" "$R/sys/module/nvmet_tcp"
+SBDCTL_MODPROBE=false ksbd export sbd0 --host "$H1"
+expect "no nvmet-tcp: exit 3, says what is missing" 3 "" \
+	"sbdctl: cannot load nvmet-tcp (modprobe nvmet-tcp failed): this kernel has no NVMe/TCP target (CONFIG_NVME_TARGET_TCP)"
+nvmet_fresh
+
+# remove of an exported runtime disk: refused, --force unexports first.
+item gamma 67108864 512 4096 0 sbd0
+echo "$U" >"$CFS/gamma/uuid"
+ksbd export gamma --host "$H1"
+ksbd remove gamma
+expect "remove of an exported disk: refused, exit 1" 1 "" \
+	"sbdctl: gamma is exported as $NQN: sbdctl unexport it first, or remove --force"
+ksbd remove --force gamma
+expect "remove --force: unexported, then removed" 0 "" ""
+nvmet_left "remove --force: nothing left in nvmet"
+unset SBDCTL_NVMET SBDCTL_RUN
 
 echo "1..$n"
 [ "$failed" = 0 ] || echo "# $failed of $n failed"
