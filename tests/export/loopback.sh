@@ -28,6 +28,12 @@ test_main() {
 		"hosts/$HOSTNQN ports/1 subsystems/$nqa "
 	$(grep '^nvme discover ' <<<"$out") | grep -q "subnqn: *$nqa" ||
 		fail "nvme discover does not list $nqa"
+	# Only the hosts named may connect.
+	if nvme connect -t tcp -a 127.0.0.1 -s 4420 -n "$nqa" \
+		--hostnqn "${HOSTNQN%1}2" >/dev/null 2>&1; then
+		fail "a host not named with --host could connect"
+	fi
+	echo "ok: a host not named is refused"
 	eval "$conn" >/dev/null || fail "$conn failed"
 	na=$(nvme_dev "$ua")
 	echo "host side: /dev/$na"
@@ -102,6 +108,10 @@ s.bind(("127.0.0.1", 4430)); s.listen(); time.sleep(60)' &
 	if [ -e "$NVMET/hosts" ] && out=$("$SBDCTL" export ea --host "$HOSTNQN" --auth 2>&1); then
 		conn=$(grep '^nvme connect ' <<<"$out")
 		[[ $conn == *"--dhchap-secret DHHC-1:00:"* ]] || fail "--auth: no secret in '$conn'"
+		if ${conn% --dhchap-secret *} >/dev/null 2>&1; then
+			fail "--auth: the host connected without its secret"
+		fi
+		echo "ok: --auth: without the secret the host is refused"
 		eval "$conn" >/dev/null || fail "connect with the secret failed: $conn"
 		nvme_dev "$ua" >/dev/null
 		echo "ok: --auth: connected with the secret"
