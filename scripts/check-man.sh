@@ -150,16 +150,17 @@ commands=$(grep -oE '\{[ \t]*"[^"]+"[ \t]*,[ \t]*cmd_[A-Za-z0-9_]+[ \t]*\}' "$SB
 	   sed -E 's/\{[ \t]*"([^"]+)"[ \t]*,[ \t]*(cmd_[A-Za-z0-9_]+).*/\1 \2/')
 [ -n "$commands" ] || problem "$SBDCTL_SRC: no command table found (did its pattern change?)"
 
-# "cmd_FN OPTION" for every { "OPTION", ..._argument of a cmd_* function.
+# "cmd_FN OPTION" for every { "OPTION", ..._argument of a cmd_* function
+# (in sbdctl.c and the other files of sbdctl: export.c).
 options=$(awk '
-	/^static[ \t]+int[ \t]+cmd_[A-Za-z0-9_]+\(/ {
-		fn = $0; sub(/^static[ \t]+int[ \t]+/, "", fn); sub(/\(.*/, "", fn); next
+	/^(static[ \t]+)?int[ \t]+cmd_[A-Za-z0-9_]+\(/ {
+		fn = $0; sub(/^(static[ \t]+)?int[ \t]+/, "", fn); sub(/\(.*/, "", fn); next
 	}
 	/^\}/ { fn = "" }
 	fn != "" && match($0, /\{[ \t]*"[^"]+"[ \t]*,[ \t]*(required|no|optional)_argument/) {
 		o = substr($0, RSTART, RLENGTH); sub(/^\{[ \t]*"/, "", o); sub(/".*/, "", o)
 		print fn, o
-	}' "$SBDCTL_SRC")
+	}' "$SBDCTL_SRC" tools/sbdctl/export.c)
 
 # ---- coverage ----------------------------------------------------------
 
