@@ -165,9 +165,10 @@ static void make_nqn(const char *uuid, char *nqn, size_t len)
 /*
  * The powered sbd disk DEV names (/dev/sbdN, sbdN or a configfs name),
  * with its uuid.  Any sbd disk can be exported, those of the module
- * parameters too.
+ * parameters too.  With off_ok, a powered-off runtime disk is found too
+ * (by its item's uuid): it can be unexported.
  */
-static int find_disk(const char *arg, struct disk *d)
+static int find_disk(const char *arg, struct disk *d, bool off_ok)
 {
 	char path[PATH_MAX], buf[64];
 	struct dev_arg da;
@@ -189,6 +190,14 @@ static int find_disk(const char *arg, struct disk *d)
 		    read_file(path, buf, sizeof(buf)))
 			return errorf(SBDCTL_EXIT_NODEV, "no such sbd disk: %s",
 				      arg);
+		if (!buf[0] && off_ok) {
+			d->index = -1;
+			snprintf(d->dev, sizeof(d->dev), "%s", da.name);
+			item_path(path, da.name, "uuid");
+			read_uuid(path, d->uuid);
+			make_nqn(d->uuid, d->nqn, sizeof(d->nqn));
+			return SBDCTL_EXIT_OK;
+		}
 		if (!buf[0])
 			return errorf(SBDCTL_EXIT_FAIL,
 				      "%s is powered off: there is nothing to serve",
@@ -801,7 +810,7 @@ int cmd_export(int argc, char **argv)
 	if (o.auth && !o.nhosts)
 		return usage_error("export", "--auth needs --host");
 	roots();
-	ret = find_disk(argv[optind], &d);
+	ret = find_disk(argv[optind], &d, false);
 	if (!ret)
 		ret = nvmet_ready();
 	if (ret)
@@ -996,7 +1005,7 @@ int cmd_unexport(int argc, char **argv)
 		return usage_error("unexport", "unexpected argument '%s'",
 				   argv[optind + 1]);
 	roots();
-	ret = find_disk(argv[optind], &d);
+	ret = find_disk(argv[optind], &d, true);
 	if (ret)
 		return ret;
 	sigemptyset(&block);

@@ -1146,6 +1146,16 @@ ksbd export gamma --host "$H1"
 ksbd remove gamma
 expect "remove of an exported disk: refused, exit 1" 1 "" \
 	"sbdctl: gamma is exported as $NQN: sbdctl unexport it first, or remove --force"
+ksbd unexport gamma
+ksbd export gamma --host "$H1"
+echo 0 >"$CFS/gamma/power"; echo >"$CFS/gamma/device"
+ksbd export gamma --host "$H1"
+expect "export of a powered-off disk: refused" 1 "" "sbdctl: gamma is powered off: there is nothing to serve"
+ksbd unexport gamma
+expect "unexport of a powered-off disk: by its item's uuid" 0 "" ""
+nvmet_left "unexport of a powered-off disk: nothing left"
+echo 1 >"$CFS/gamma/power"; echo sbd0 >"$CFS/gamma/device"
+ksbd export gamma --host "$H1"
 ksbd remove --force gamma
 expect "remove --force: unexported, then removed" 0 "" ""
 nvmet_left "remove --force: nothing left in nvmet"
