@@ -12,7 +12,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 KERNELS ?= 6.1 6.12 7.2
 KERNEL ?= 6.1
 
-.PHONY: all modules clean install check check-debug ci demo shell bench soak
+.PHONY: all modules clean install check check-debug check-two-guests ci demo shell bench soak
 
 all: modules
 
@@ -37,6 +37,11 @@ check:
 # The same on a 6.12 built with KASAN, lockdep, kmemleak... (scripts/debug.config).
 check-debug:
 	KERNELS=6.12-debug TESTS="$(TESTS)" scripts/check
+
+# sbd served from one guest to another over a QEMU socket network
+# (sbdctl export, NVMe/TCP, md RAID-1 across the link): see README.md.
+check-two-guests:
+	scripts/two-guests.sh $(KERNEL)
 
 # What CI runs (.ci/run): make check, with the mq pass on 6.1 cut down to
 # the tests whose requests take a different path in mq mode (I/O, the

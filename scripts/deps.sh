@@ -30,6 +30,7 @@ needs=(
 	gnuplot:gnuplot-nox
 	groff:groff
 	nvme:nvme-cli
+	mdadm:mdadm
 )
 
 missing=()
