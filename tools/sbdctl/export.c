@@ -479,13 +479,20 @@ struct export_opts {
 	bool any_host, auth, json;
 };
 
-/* A host NQN nvmet takes: "nqn." and 5 to 223 characters, no '/'. */
+/*
+ * A host NQN: "nqn." and up to 223 printable characters, none of which
+ * needs quoting in a path, a shell command line or JSON.
+ */
 static bool valid_nqn(const char *s)
 {
-	size_t n = strlen(s);
+	size_t n = strlen(s), i;
 
-	return !strncmp(s, "nqn.", 4) && n > 4 && n <= NQN_MAX &&
-	       !strchr(s, '/') && !strpbrk(s, " \t\n");
+	if (strncmp(s, "nqn.", 4) || n <= 4 || n > NQN_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[i] <= ' ' || s[i] > '~' || strchr("/\\\"'`$;&|<>()*?[]{}", s[i]))
+			return false;
+	return true;
 }
 
 static bool valid_port(const char *s)
@@ -771,7 +778,7 @@ int cmd_export(int argc, char **argv)
 		case 'H':
 			if (!valid_nqn(optarg))
 				return usage_error("export",
-						   "invalid host NQN '%s': 'nqn.' and up to 223 characters, no '/'",
+						   "invalid host NQN '%s': 'nqn.' and up to 223 characters, no spaces, '/' or shell characters",
 						   optarg);
 			if (o.nhosts == MAX_HOSTS)
 				return usage_error("export",

@@ -1016,7 +1016,7 @@ expect "export without --host or --any-host: usage" 2 "" \
 	"sbdctl: name the hosts that may connect (--host HOSTNQN), or allow any (--any-host) (see 'sbdctl export --help')"
 sbd export sbd0 --host bad/nqn
 expect "export --host with a bad NQN: usage" 2 "" \
-	"sbdctl: invalid host NQN 'bad/nqn': 'nqn.' and up to 223 characters, no '/' (see 'sbdctl export --help')"
+	"sbdctl: invalid host NQN 'bad/nqn': 'nqn.' and up to 223 characters, no spaces, '/' or shell characters (see 'sbdctl export --help')"
 sbd export sbd0 --any-host --port 70000
 expect "export --port 70000: usage" 2 "" "sbdctl: invalid port '70000': 1 to 65535 (see 'sbdctl export --help')"
 sbd export sbd0 --any-host --addr 'a b'
