@@ -8,6 +8,7 @@ requires() {
 . "$SBD_ROOT/tests/lib/cache.sh"
 . "$SBD_ROOT/tests/lib/crash.sh"
 . "$SBD_ROOT/tests/lib/export.sh"
+SBD_EXPORT_CRASH_SEEDS=${SBD_EXPORT_CRASH_SEEDS//,/ }
 
 # remote_read DEV: "ok" or "EIO..." for one O_DIRECT 4 KiB read of DEV.
 remote_read() {
@@ -63,6 +64,7 @@ test_main() {
 	local seed d u nqn n
 
 	sbd_setup
+	# SBD_EXPORT_CRASH_SEEDS: more seeds (make soak), commas or spaces.
 	for seed in ${SBD_EXPORT_CRASH_SEEDS:-11 12}; do
 		trial "$seed"
 	done
