@@ -8,6 +8,7 @@ requires() {
 . "$SBD_ROOT/tests/lib/cache.sh"
 . "$SBD_ROOT/tests/lib/crash.sh"
 . "$SBD_ROOT/tests/lib/export.sh"
+SBD_EXPORT_CRASH_SEEDS=${SBD_EXPORT_CRASH_SEEDS:-11 12}
 SBD_EXPORT_CRASH_SEEDS=${SBD_EXPORT_CRASH_SEEDS//,/ }
 
 # remote_read DEV: "ok" or "EIO..." for one O_DIRECT 4 KiB read of DEV.
@@ -28,10 +29,7 @@ trial() {
 	d=/dev/$(cfg_disk_on xc)
 	u=$(cfg_get xc uuid)
 	nqn=nqn.2014-08.org.nvmexpress:uuid:$u
-	sbdctl_rc 0 export xc --host "$HOSTNQN" >/dev/null
-	nvme connect -t tcp -a 127.0.0.1 -s 4420 -n "$nqn" --hostnqn "$HOSTNQN" \
-		>/dev/null || fail "nvme connect failed"
-	n=/dev/$(nvme_dev "$u")
+	n=/dev/$(export_connect xc)
 
 	crash_mkfs ext4 "$n" >>"$CRASH_LOG" 2>&1 || fail "mkfs.ext4 $n failed"
 	sync
@@ -61,23 +59,20 @@ trial() {
 }
 
 test_main() {
-	local seed d u nqn n
+	local seed u nqn n
 
 	sbd_setup
 	# SBD_EXPORT_CRASH_SEEDS: more seeds (make soak), commas or spaces.
-	for seed in ${SBD_EXPORT_CRASH_SEEDS:-11 12}; do
+	for seed in $SBD_EXPORT_CRASH_SEEDS; do
 		trial "$seed"
 	done
 
 	# Power off under an export: the remote side gets errors, no crash;
 	# unexport and rmdir then work.
-	d=/dev/$(cfg_disk xp size=$((16 << 20)))
+	cfg_disk xp size=$((16 << 20)) >/dev/null
 	u=$(cfg_get xp uuid)
 	nqn=nqn.2014-08.org.nvmexpress:uuid:$u
-	sbdctl_rc 0 export xp --host "$HOSTNQN" >/dev/null
-	nvme connect -t tcp -a 127.0.0.1 -s 4420 -n "$nqn" --hostnqn "$HOSTNQN" \
-		>/dev/null || fail "nvme connect failed"
-	n=/dev/$(nvme_dev "$u")
+	n=/dev/$(export_connect xp)
 	expect_eq "a remote read" "$(remote_read "$n")" ok
 	cfg_set xp power 0
 	expect_eq "a remote read with the disk powered off" "$(remote_read "$n")" failed

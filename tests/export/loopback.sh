@@ -51,13 +51,7 @@ test_main() {
 	# ext4 through it; the journal's flushes and FUA writes reach sbd.
 	f0=$(sbd_stat "${a#/dev/}" flushes)
 	u0=$(sbd_stat "${a#/dev/}" fua_writes)
-	mkfs.ext4 -q -F "/dev/$na" || fail "mkfs.ext4 over NVMe/TCP"
-	mount_fs "/dev/$na"
-	head -c 4M /dev/urandom >"$SBD_MNT/f"
-	sync "$SBD_MNT/f"
-	umount "$SBD_MNT"
-	e2fsck -fn "/dev/$na" >/tmp/sbd-fsck.out 2>&1 || fail "e2fsck: $(tail -n 5 /tmp/sbd-fsck.out)"
-	echo "ok: e2fsck clean"
+	ext4_roundtrip "/dev/$na" 4
 	expect_range "flushes on sbd from the remote ext4" \
 		$(($(sbd_stat "${a#/dev/}" flushes) - f0)) 1 1000000
 	expect_range "FUA writes on sbd from the remote ext4" \

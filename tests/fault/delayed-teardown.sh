@@ -49,12 +49,17 @@ results() {
 	done | sort | uniq -c | awk '{ print $2 "=" $1 }' | paste -sd ' '
 }
 
+# Every request of a slow disk waits this long: far longer than starting
+# 16 dd processes takes on a debug kernel under TCG, so none is answered
+# before the teardown under test ends it.
+SLOW_US=30000000
+
 # slow_disk NAME [ATTR=VALUE...]: a disk whose every request is delayed
-# 5 s, set once it is powered: the partition scan of power on reads it.
+# SLOW_US, set once it is powered: the partition scan of power on reads it.
 slow_disk() {
 	local d
 	d=$(cfg_disk "$@")
-	cfg_set "$1" latency_us 5000000
+	cfg_set "$1" latency_us "$SLOW_US"
 	echo "$d"
 }
 
@@ -71,7 +76,7 @@ test_main() {
 
 	sbd_setup
 
-	# Power off with 8 writes each delayed 5 s: they end now, as written.
+	# Power off with 8 writes each delayed 30 s: they end now, as written.
 	d=$(slow_disk a size=$((16 << 20)))
 	writes "$d" 8
 	ms=$(timed cfg_set a power 0)
@@ -81,7 +86,7 @@ test_main() {
 	# rmdir of a powered disk, the same.
 	cfg_set a latency_us 0
 	d=$(cfg_disk_on a)
-	cfg_set a latency_us 5000000
+	cfg_set a latency_us "$SLOW_US"
 	writes "$d" 8
 	ms=$(timed rmdir "$SBD_CONFIGFS/a")
 	expect_range "rmdir with 8 pending writes, ms" "$ms" 0 2400

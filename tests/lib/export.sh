@@ -36,6 +36,29 @@ nvme_dev() {
 	fail "no NVMe namespace with uuid $1 appeared"
 }
 
+# export_connect NAME: the runtime disk NAME exported to $HOSTNQN on
+# 127.0.0.1:4420 and connected; prints the host's namespace (nvmeXnY).
+export_connect() {
+	local u
+	u=$(cfg_get "$1" uuid)
+	sbdctl_rc 0 export "$1" --host "$HOSTNQN" >/dev/null
+	nvme connect -t tcp -a 127.0.0.1 -s 4420 -n "nqn.2014-08.org.nvmexpress:uuid:$u" \
+		--hostnqn "$HOSTNQN" >/dev/null || fail "nvme connect to $1 failed"
+	nvme_dev "$u"
+}
+
+# ext4_roundtrip DEV MIB: ext4 made on DEV, MIB of random data written to a
+# file and synced, unmounted, and e2fsck -fn clean.
+ext4_roundtrip() {
+	mkfs.ext4 -q -F "$1" || fail "mkfs.ext4 $1"
+	mount_fs "$1"
+	head -c "$2M" /dev/urandom >"$SBD_MNT/f"
+	sync "$SBD_MNT/f"
+	umount "$SBD_MNT"
+	e2fsck -fn "$1" >/tmp/sbd-fsck.out 2>&1 || fail "e2fsck $1: $(tail -n 5 /tmp/sbd-fsck.out)"
+	echo "ok: ext4 on $1: made, written, synced, e2fsck clean"
+}
+
 # nvme_gone UUID: waits up to 10 s for that namespace to go.
 nvme_gone() {
 	local t b found

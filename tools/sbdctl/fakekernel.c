@@ -19,6 +19,24 @@
  *                    disk, 0 on a bio one.  An item without it (an older
  *                    module) shows none.
  *   rmdir ITEM       powers off and removes the item and its files
+ *   the test knobs   cache (EBUSY while powered), ignore_flush,
+ *                    power_cut_keep, power_cut_versions, seed, latency_us,
+ *                    latency_jitter_us, bandwidth_mbps, log_limit,
+ *                    log_full_fail: decimal, in the driver's ranges; uuid
+ *                    (EBUSY while powered, shown in sysfs) only when
+ *                    FAKE_FEATURES lists it, so that list shows none else
+ *   errors           one rule per write, "op=OPS sector=A-B next=N|every=N|
+ *                    prob=P error=KIND" (any part), shown as the driver
+ *                    does ("0 op=write sector=0-7 next=1 error=ioerr
+ *                    hits=0"), at most 16 (ENOSPC); "clear"; else EINVAL
+ *   power_cut        0 or 1; 1 on a powered disk that is not cut loses
+ *                    volatile_blocks * (100 - power_cut_keep) / 100 of
+ *                    SYSFS/block/sbdN/sbd/volatile_blocks (which a test
+ *                    writes, as I/O would): lost_blocks, volatile_blocks 0,
+ *                    power_cuts + 1.  power=0 ends a cut, as the driver's
+ *                    power off does
+ *   a refused write  leaves the attribute as it was: O_TRUNC is dropped
+ *                    when an item's attribute is opened
  *
  * It is a model of the kernel side, not the kernel: what it shows is how
  * sbdctl drives that contract (order of writes, undo, messages).  Knobs:
@@ -44,12 +62,17 @@
  *   FAKE_NVMET_AUTH=1 hosts have dhchap_key and dhchap_hash (6.7+)
  */
 #define _GNU_SOURCE
+/* open and open64 are both defined here: neither may be the other's alias */
+#undef _FILE_OFFSET_BITS
+#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +87,13 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* The uuid of every item that has one. */
+#define FAKE_UUID	"5f0c7c1e-8c43-4f5e-9a0a-2b1f3c4d5e6f"
+
+/*
+ * An item's attributes and their defaults (NULL: an empty file); the last,
+ * uuid, is made only when FAKE_FEATURES lists it.
+ */
 static const struct {
 	const char *name, *def;
 } attrs[] = {
@@ -79,6 +109,43 @@ static const struct {
 	{ "read_only", "0" },
 	{ "power", "0" },
 	{ "device", "" },
+	{ "cache", "0" },
+	{ "ignore_flush", "0" },
+	{ "power_cut", "0" },
+	{ "power_cut_keep", "0" },
+	{ "power_cut_versions", "0" },
+	{ "seed", "0" },
+	{ "errors", NULL },
+	{ "latency_us", "0" },
+	{ "latency_jitter_us", "0" },
+	{ "bandwidth_mbps", "0" },
+	{ "log_limit", "0" },
+	{ "log_full_fail", "0" },
+	{ "snapshot", "0" },
+	{ "restore", NULL },
+	{ "mark", NULL },
+	{ "crash_image", "" },
+	{ "crash_mark", "" },
+	{ "log", "log none" },
+	{ "uuid", FAKE_UUID },
+};
+
+/* The test knobs that take a number: their ranges, whether fixed while on. */
+static const struct {
+	const char *name;
+	unsigned long long max;
+	bool busy;
+} knobs[] = {
+	{ "cache", 1, true },
+	{ "ignore_flush", 1, false },
+	{ "power_cut_keep", 100, false },
+	{ "power_cut_versions", 1, false },
+	{ "seed", ~0ULL, false },
+	{ "latency_us", 10000000, false },
+	{ "latency_jitter_us", 10000000, false },
+	{ "bandwidth_mbps", 1000000, false },
+	{ "log_limit", ~0ULL >> 1, false },
+	{ "log_full_fail", 1, false },
 };
 
 /* Whether the comma-separated list has name. */
@@ -248,13 +315,20 @@ static void power_off(const char *dir)
 	}
 	snprintf(path, sizeof(path), "%s/device", dir);
 	put(path, "");
+	/* an orderly power off ends a power cut */
+	if (has_attr(dir, "power_cut")) {
+		snprintf(path, sizeof(path), "%s/power_cut", dir);
+		put(path, "0");
+	}
 }
 
 static void power_on(const char *dir)
 {
 	static const char *const counters[] = {
 		"mem_bytes", "nr_pages", "reads", "writes", "flushes",
-		"discards", "write_zeroes",
+		"discards", "write_zeroes", "fua_writes", "errors_injected",
+		"polled", "snapshot_pages", "restore_pages", "volatile_blocks",
+		"power_cuts", "lost_blocks",
 	};
 	const char *sys = getenv("SBDCTL_SYSFS");
 	char path[PATH_MAX], disk[PATH_MAX], item[PATH_MAX], mode[16];
@@ -304,6 +378,11 @@ static void power_on(const char *dir)
 		snprintf(path, sizeof(path), "%s/sbd/poll_queues", disk);
 		put_u64(path, strcmp(mode, "bio") ? get(item) : 0);
 	}
+	if (has_attr(dir, "uuid")) {
+		snprintf(path, sizeof(path), "%s/sbd/uuid", disk);
+		line_of(dir, "uuid", item, sizeof(item));
+		put(path, item);
+	}
 	snprintf(path, sizeof(path), "%s/device", dir);
 	snprintf(item, sizeof(item), "sbd%d", n);
 	put(path, item);
@@ -312,6 +391,172 @@ static void power_on(const char *dir)
 static bool pow2(unsigned long long v)
 {
 	return v && !(v & (v - 1));
+}
+
+/* ---- error rules, as sbd_fault.c parses and shows them ---------------- */
+
+static const char *const rule_ops[] = {
+	"read", "write", "flush", "discard", "write_zeroes",
+};
+static const char *const rule_errors[] = {
+	"ioerr", "medium", "nospc", "timeout", "protection",
+};
+
+#define MAX_RULES	16
+
+/* A decimal number, all of s: 0 or -EINVAL. */
+static int number(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno || end == s || !isdigit((unsigned char)s[0]) || *end)
+		return -EINVAL;
+	return 0;
+}
+
+/* The rule spec as the driver shows it, into line; 0 or -EINVAL. */
+static int parse_rule(char *spec, char *line, size_t len)
+{
+	unsigned long long first = 0, last = 0, arg = 0;
+	char ops[128] = "", trigger[32] = "always", *tok, *val, *save = NULL;
+	const char *err = "ioerr";
+	unsigned int mask = 0, i;
+	bool ranged = false;
+	int off;
+
+	for (tok = strtok_r(spec, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "op")) {
+			char *op, *s2 = NULL;
+
+			mask = 0;
+			for (op = strtok_r(val, ",", &s2); op;
+			     op = strtok_r(NULL, ",", &s2)) {
+				if (!strcmp(op, "any")) {
+					mask |= (1U << ARRAY_SIZE(rule_ops)) - 1;
+					continue;
+				}
+				for (i = 0; i < ARRAY_SIZE(rule_ops); i++)
+					if (!strcmp(op, rule_ops[i]))
+						break;
+				if (i == ARRAY_SIZE(rule_ops))
+					return -EINVAL;
+				mask |= 1U << i;
+			}
+			if (!mask)
+				return -EINVAL;
+		} else if (!strcmp(tok, "sector")) {
+			char *dash = strchr(val, '-');
+
+			if (!dash)
+				return -EINVAL;
+			*dash = '\0';
+			if (number(val, &first) || number(dash + 1, &last) ||
+			    first > last)
+				return -EINVAL;
+			ranged = true;
+		} else if (!strcmp(tok, "error")) {
+			for (i = 0; i < ARRAY_SIZE(rule_errors); i++)
+				if (!strcmp(val, rule_errors[i]))
+					break;
+			if (i == ARRAY_SIZE(rule_errors))
+				return -EINVAL;
+			err = rule_errors[i];
+		} else if (!strcmp(tok, "next") || !strcmp(tok, "every") ||
+			   !strcmp(tok, "prob")) {
+			if (strcmp(trigger, "always") || number(val, &arg) ||
+			    (!strcmp(tok, "prob") && arg > 100) ||
+			    (!strcmp(tok, "every") && !arg))
+				return -EINVAL;
+			snprintf(trigger, sizeof(trigger), "%s=%llu", tok, arg);
+		} else {
+			return -EINVAL;
+		}
+	}
+	if (!mask || mask == (1U << ARRAY_SIZE(rule_ops)) - 1) {
+		strcpy(ops, "any");
+	} else {
+		for (i = 0, off = 0; i < ARRAY_SIZE(rule_ops); i++)
+			if (mask & (1U << i))
+				off += snprintf(ops + off, sizeof(ops) - off,
+						"%s%s", off ? "," : "",
+						rule_ops[i]);
+	}
+	if (ranged)
+		snprintf(line, len, "op=%s sector=%llu-%llu %s error=%s hits=0",
+			 ops, first, last, trigger, err);
+	else
+		snprintf(line, len, "op=%s %s error=%s hits=0", ops, trigger,
+			 err);
+	return 0;
+}
+
+/* A write of errors: a rule added to the file, or "clear"; 0 or -errno. */
+static int store_errors(const char *dir, const char *val)
+{
+	char path[PATH_MAX], spec[512], line[600], buf[600];
+	size_t n = strlen(val);
+	int rules = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/errors", dir);
+	while (n && isspace((unsigned char)val[n - 1]))
+		n--;
+	while (n && isspace((unsigned char)*val)) {
+		val++;
+		n--;
+	}
+	snprintf(spec, sizeof(spec), "%.*s", (int)n, val);
+	if (!strcmp(spec, "clear")) {
+		f = fopen(path, "w");
+		if (f)
+			fclose(f);
+		return 0;
+	}
+	if (parse_rule(spec, line, sizeof(line)))
+		return -EINVAL;
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(buf, sizeof(buf), f))
+			rules++;
+		fclose(f);
+	}
+	if (rules >= MAX_RULES)
+		return -ENOSPC;
+	f = fopen(path, "a");
+	if (!f)
+		return -EIO;
+	fprintf(f, "%d %s\n", rules, line);
+	fclose(f);
+	return 0;
+}
+
+/* power_cut=v on item dir, powered as sbdN dev (or ""). */
+static void power_cut(const char *dir, const char *dev, unsigned long long v)
+{
+	char path[PATH_MAX], sys[PATH_MAX];
+	unsigned long long vol, keep;
+
+	snprintf(path, sizeof(path), "%s/power_cut", dir);
+	if (!v || get(path) || !dev[0] || !getenv("SBDCTL_SYSFS"))
+		return;
+	snprintf(sys, sizeof(sys), "%s/block/%s/sbd", getenv("SBDCTL_SYSFS"),
+		 dev);
+	snprintf(path, sizeof(path), "%s/power_cut_keep", dir);
+	keep = get(path);
+	snprintf(path, sizeof(path), "%s/volatile_blocks", sys);
+	vol = get(path);
+	put(path, "0");
+	snprintf(path, sizeof(path), "%s/lost_blocks", sys);
+	put_u64(path, vol - vol * keep / 100);
+	snprintf(path, sizeof(path), "%s/power_cuts", sys);
+	put_u64(path, get(path) + 1);
 }
 
 /* The driver's checks of attr=val in item dir: 0 or -errno. */
@@ -328,6 +573,19 @@ static int store(const char *dir, const char *attr, const char *val)
 	if (!strcmp(attr, "device") || !strcmp(attr, "features"))
 		return -EACCES;
 	device_of(dir, dev, sizeof(dev));
+	if (!strcmp(attr, "errors"))
+		return store_errors(dir, val);
+	if (!strcmp(attr, "uuid")) {
+		size_t len = strcspn(val, "\n");
+
+		for (i = 0; i < len; i++)
+			if ((i == 8 || i == 13 || i == 18 || i == 23) ?
+			    val[i] != '-' : !isxdigit((unsigned char)val[i]))
+				return -EINVAL;
+		if (len != 36)
+			return -EINVAL;
+		return dev[0] ? -EBUSY : 0;
+	}
 	if (!strcmp(attr, "queue_mode")) {
 		if (strcmp(val, "bio") && strcmp(val, "bio\n") &&
 		    strcmp(val, "mq") && strcmp(val, "mq\n"))
@@ -342,6 +600,19 @@ static int store(const char *dir, const char *attr, const char *val)
 	for (i = 0; i < ARRAY_SIZE(busy); i++)
 		if (dev[0] && !strcmp(attr, busy[i]))
 			return -EBUSY;
+	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
+		if (strcmp(attr, knobs[i].name))
+			continue;
+		if (v > knobs[i].max)
+			return -EINVAL;
+		return knobs[i].busy && dev[0] ? -EBUSY : 0;
+	}
+	if (!strcmp(attr, "power_cut")) {
+		if (v > 1)
+			return -EINVAL;
+		power_cut(dir, dev, v);
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/logical_block_size", dir);
 	lbs = get(path);
 	if (!lbs)		/* no such attribute: the default */
@@ -592,9 +863,10 @@ int mkdir(const char *path, mode_t mode)
 	static int (*real)(const char *, mode_t);
 	const char *features = getenv("FAKE_FEATURES");
 	const char *def_mode = getenv("FAKE_QUEUE_MODE");
-	char dir[PATH_MAX], file[PATH_MAX], defaults[256];
+	char dir[PATH_MAX], file[PATH_MAX], defaults[1024];
 	const char *attr;
 	size_t i;
+	FILE *f;
 
 	if (!real)
 		real = dlsym(RTLD_NEXT, "mkdir");
@@ -607,20 +879,26 @@ int mkdir(const char *path, mode_t mode)
 		return -1;
 	if (real(path, mode))
 		return -1;
-	if (!features) {	/* all of them */
+	if (!features) {	/* all of them, but those opted in */
 		defaults[0] = '\0';
 		for (i = 0; i < ARRAY_SIZE(attrs); i++)
-			strcat(strcat(defaults, attrs[i].name), ",");
+			if (strcmp(attrs[i].name, "uuid"))
+				strcat(strcat(defaults, attrs[i].name), ",");
 		features = strcat(defaults, "features");
 	}
 	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
 		if (!listed(features, attrs[i].name))
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", dir, attrs[i].name);
-		if (!strcmp(attrs[i].name, "queue_mode") && def_mode)
+		if (!strcmp(attrs[i].name, "queue_mode") && def_mode) {
 			put(file, def_mode);
-		else
+		} else if (attrs[i].def) {
 			put(file, attrs[i].def);
+		} else {
+			f = fopen(file, "w");
+			if (f)
+				fclose(f);
+		}
 	}
 	if (!getenv("FAKE_NO_FEATURES_FILE")) {
 		snprintf(file, sizeof(file), "%s/features", dir);
@@ -660,11 +938,61 @@ int rmdir(const char *path)
 	return real(path);
 }
 
+/*
+ * The driver stores nothing on a refused write: an attribute opened with
+ * O_TRUNC (as `echo > ATTR` and sbdctl do) keeps its value until write()
+ * replaces it.
+ */
+static int keep_value(const char *path, int flags)
+{
+	char parent[PATH_MAX], dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!(flags & O_TRUNC) || !slash ||
+	    (size_t)(slash - path) >= sizeof(parent))
+		return flags;
+	memcpy(parent, path, slash - path);
+	parent[slash - path] = '\0';
+	return is_item(parent, dir) ? flags & ~O_TRUNC : flags;
+}
+
+int open(const char *path, int flags, ...)
+{
+	static int (*real)(const char *, int, ...);
+	mode_t mode = 0;
+	va_list ap;
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "open");
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return real(path, keep_value(path, flags), mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	static int (*real)(const char *, int, ...);
+	mode_t mode = 0;
+	va_list ap;
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "open64");
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return real(path, keep_value(path, flags), mode);
+}
+
 ssize_t write(int fd, const void *buf, size_t n)
 {
 	static ssize_t (*real)(int, const void *, size_t);
 	char link[64], path[PATH_MAX], dir[PATH_MAX], key[PATH_MAX];
-	char val[64], *slash;
+	char val[512], *slash;
 	const char *attr;
 	ssize_t len;
 	int err;
@@ -708,6 +1036,8 @@ ssize_t write(int fd, const void *buf, size_t n)
 		errno = -err;
 		return -1;
 	}
+	if (!strcmp(attr, "errors"))	/* store_errors() wrote the list */
+		return n;
 	if (ftruncate(fd, 0) || pwrite(fd, buf, n, 0) != (ssize_t)n)
 		return -1;
 	return n;

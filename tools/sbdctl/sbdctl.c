@@ -45,6 +45,15 @@ static const char usage_main[] =
 "  rw DEV                        make a disk writable\n"
 "  remove [--force] DEV          power a disk off and free it and its data\n"
 "\n"
+"Every knob of a disk:\n"
+"  show DEV [--json]             its attributes, error rules and counters\n"
+"  set DEV ATTR=VALUE...         set attributes: all of them or none\n"
+"  power DEV on|off              power it on (also after a cut) or off\n"
+"  cut DEV [--keep PCT] [--seed N] [--versions]\n"
+"                                cut its power: unflushed writes are lost\n"
+"  fail DEV [--clear] [RULE...] [--list]\n"
+"                                make requests fail: add, clear, list rules\n"
+"\n"
 "Crash testing:\n"
 "  snapshot DEV [--log-limit SIZE] take a baseline (and start a write log)\n"
 "  restore DEV                   bring a disk back to its snapshot\n"
@@ -294,7 +303,7 @@ int read_file(const char *path, char *buf, size_t size)
 }
 
 /* Reads a decimal attribute: 0, -errno, or -EINVAL when it is not one. */
-static int read_u64(const char *path, uint64_t *v)
+int read_u64(const char *path, uint64_t *v)
 {
 	char buf[64];
 	int ret;
@@ -363,7 +372,7 @@ int write_attr(const char *item, const char *attr, const char *val)
 }
 
 /* write_attr that says what failed: "sbdctl: size=4096: Invalid argument". */
-static int set_attr(const char *item, const char *attr, const char *val)
+int set_attr(const char *item, const char *attr, const char *val)
 {
 	int ret = write_attr(item, attr, val);
 
@@ -413,7 +422,7 @@ static int check_configfs(void)
  * Whether item supports attribute attr: listed in its "features", or, with
  * no such file, present.
  */
-static bool item_has(const char *item, const char *attr)
+bool item_has(const char *item, const char *attr)
 {
 	char path[PATH_MAX], features[4096];
 	struct stat st;
@@ -620,7 +629,7 @@ static int scan_configfs(struct table *t)
 
 /* ---- list ---------------------------------------------------------- */
 
-static void print_json_string(const char *s)
+void print_json_string(const char *s)
 {
 	size_t n = json_escape(s, NULL, 0) + 1;
 	char *buf = xrealloc(NULL, n);
@@ -1150,10 +1159,12 @@ out:
 /* ---- the commands on one disk -------------------------------------- */
 
 /*
- * The configfs item of a disk the user named by arg, in item.  Returns 0,
- * or the exit code after the error message.
+ * The disk the user named by arg: its configfs item in item ("" for a
+ * disk of the module parameters) and, when arg named its device, its
+ * number in *index (else -1).  Returns 0, or the exit code after the error
+ * message.
  */
-static int resolve(const char *arg, char *item)
+int lookup_disk(const char *arg, char *item, int *index)
 {
 	char path[PATH_MAX], dev[64], buf[SBDCTL_NAME_MAX + 2];
 	struct dirent *d;
@@ -1161,6 +1172,7 @@ static int resolve(const char *arg, char *item)
 	DIR *dir;
 	int ret;
 
+	*index = -1;
 	ret = check_module();
 	if (ret)
 		return ret;
@@ -1198,6 +1210,7 @@ static int resolve(const char *arg, char *item)
 		return errorf(SBDCTL_EXIT_NODEV, "no such sbd disk: %s", arg);
 	}
 	/* a device: its item is in sysfs, or the one whose device it is */
+	*index = da.index;
 	item[0] = '\0';
 	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/name", sys_root,
 		 da.index);
@@ -1220,10 +1233,24 @@ static int resolve(const char *arg, char *item)
 		closedir(dir);
 	}
 	if (!item[0])
+		return SBDCTL_EXIT_OK;	/* a module-parameter disk */
+	return check_configfs();
+}
+
+/*
+ * The configfs item of a disk the user named by arg, in item: a disk of
+ * the module parameters, which has none, is refused.  Returns 0, or the
+ * exit code after the error message.
+ */
+int resolve(const char *arg, char *item)
+{
+	int index, ret = lookup_disk(arg, item, &index);
+
+	if (!ret && !item[0])
 		return errorf(SBDCTL_EXIT_FAIL,
 			      "sbd%d was created by module parameters; only disks made by 'sbdctl create' can be changed",
-			      da.index);
-	return check_configfs();
+			      index);
+	return ret;
 }
 
 /*
@@ -1699,6 +1726,45 @@ out:
 	return ret;
 }
 
+/* ---- every knob of a disk: knobs.c -------------------------------- */
+
+/* Their option tables are here, where scripts/check-man.sh reads them. */
+static int cmd_show(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+
+	return knobs_show(argc, argv, longopts);
+}
+
+static int cmd_cut(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "keep", required_argument, NULL, 'k' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "versions", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+
+	return knobs_cut(argc, argv, longopts);
+}
+
+static int cmd_fail(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "clear", no_argument, NULL, 'c' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+
+	return knobs_fail(argc, argv, longopts);
+}
+
 /* ---- main ---------------------------------------------------------- */
 
 static const struct command {
@@ -1711,6 +1777,11 @@ static const struct command {
 	{ "ro", cmd_ro },
 	{ "rw", cmd_rw },
 	{ "remove", cmd_remove },
+	{ "show", cmd_show },
+	{ "set", cmd_set },
+	{ "power", cmd_power },
+	{ "cut", cmd_cut },
+	{ "fail", cmd_fail },
 	{ "snapshot", cmd_snapshot },
 	{ "restore", cmd_restore },
 	{ "mark", cmd_mark },

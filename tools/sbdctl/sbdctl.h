@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the commands of sbdctl share: sbdctl.c (the disks) and export.c
- * (serving them over NVMe/TCP).  util.h has the pure helpers.
+ * What the commands of sbdctl share: sbdctl.c (the disks), knobs.c (every
+ * attribute of one disk) and export.c (serving them over NVMe/TCP).
+ * util.h has the pure helpers.
  */
 #ifndef SBDCTL_H
 #define SBDCTL_H
@@ -9,6 +10,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util.h"
 
@@ -41,6 +43,32 @@ int check_module(void);
 /* getopt_long with sbdctl's usage errors: the option, -1, or -2. */
 int next_opt(const char *cmd, int argc, char **argv,
 	     const char *shortopts, const struct option *longopts);
+/* A decimal attribute: 0, -errno, or -EINVAL when it is not one. */
+int read_u64(const char *path, uint64_t *v);
+/* Whether the item has attribute attr ("features", else its file). */
+bool item_has(const char *item, const char *attr);
+/* write_attr that says what failed ("ATTR=VALUE: error"): an exit code. */
+int set_attr(const char *item, const char *attr, const char *val);
+/* s as a JSON string, quoted, on stdout. */
+void print_json_string(const char *s);
+/*
+ * The disk DEV names: its configfs item in item ("" for a disk of the
+ * module parameters) and, when DEV named its device, its number in *index
+ * (else -1).  0, or an exit code after the message.
+ */
+int lookup_disk(const char *arg, char *item, int *index);
+/* The same, refusing a disk of the module parameters (exit 1). */
+int resolve(const char *arg, char *item);
+
+/*
+ * knobs.c: show, set, power, cut, fail.  The option tables of show, cut
+ * and fail are sbdctl.c's, with the others (check-man.sh reads them there).
+ */
+int knobs_show(int argc, char **argv, const struct option *longopts);
+int cmd_set(int argc, char **argv);
+int cmd_power(int argc, char **argv);
+int knobs_cut(int argc, char **argv, const struct option *longopts);
+int knobs_fail(int argc, char **argv, const struct option *longopts);
 
 /* export.c */
 int cmd_export(int argc, char **argv);

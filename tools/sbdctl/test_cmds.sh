@@ -92,6 +92,11 @@ expect_files() {
 	fi
 }
 
+# expect_eq NAME GOT WANT: GOT is exactly WANT.
+expect_eq() {
+	result "$1" "$([ "$2" = "$3" ] || printf 'got:\n%s\nexpected:\n%s' "$2" "$3")"
+}
+
 # expect_ls NAME DIR "ENTRIES": DIR holds exactly ENTRIES (sorted).
 expect_ls() {
 	local got
@@ -1161,6 +1166,447 @@ expect "remove --force: unexported, then removed" 0 "" ""
 nvmet_left "remove --force: nothing left in nvmet"
 unset SBDCTL_NVMET SBDCTL_RUN
 
+# ---- show, set, power, cut, fail (knobs.c), with the fake kernel ---------
+# The fake items have every attribute of the driver, in its order (uuid
+# too); a test writes sysfs counters where I/O would change them.
+KNOBS=size,queue_mode,uuid,logical_block_size,physical_block_size,hw_queues,queue_depth,poll_queues,partitions,discard,read_only,cache,ignore_flush,power_cut,power_cut_keep,power_cut_versions,seed,errors,latency_us,latency_jitter_us,bandwidth_mbps,log_limit,log_full_fail,snapshot,restore,mark,crash_image,crash_mark,power,device,features,log
+fresh
+sysfs_disk 0 131072 512 4096 0 0 "" bio 0
+echo 5 >"$R/sys/block/sbd0/sbd/reads"
+export FAKE_FEATURES=$KNOBS
+rm -f "$TMP/log"
+ksbd create --size 1M --name k
+expect "knobs: a disk with every attribute" 0 /dev/sbd1 ""
+rm -f "$TMP/log"
+# The parts of show's text: attributes (then errors), counters.
+K_UUID=5f0c7c1e-8c43-4f5e-9a0a-2b1f3c4d5e6f
+show_attrs() {	# show_attrs POWER KEEP SEED LATENCY BANDWIDTH
+	printf '%s\n' \
+"size                1048576" \
+"queue_mode          bio" \
+"uuid                $K_UUID" \
+"logical_block_size  512" \
+"physical_block_size 4096" \
+"hw_queues           2" \
+"queue_depth         128" \
+"poll_queues         0" \
+"partitions          15" \
+"discard             1" \
+"read_only           0" \
+"cache               0" \
+"ignore_flush        0" \
+"power_cut           0" \
+"power_cut_keep      $2" \
+"power_cut_versions  0" \
+"seed                $3" \
+"latency_us          $4" \
+"latency_jitter_us   0" \
+"bandwidth_mbps      $5" \
+"log_limit           0" \
+"log_full_fail       0" \
+"power               $1"
+}
+K_COUNTERS="sbd/queue_mode      bio
+sbd/uuid            $K_UUID
+sbd/poll_queues     0
+sbd/nr_pages        0
+sbd/mem_bytes       0
+sbd/snapshot_pages  0
+sbd/restore_pages   0
+sbd/reads           0
+sbd/writes          0
+sbd/flushes         0
+sbd/discards        0
+sbd/write_zeroes    0
+sbd/fua_writes      0
+sbd/errors_injected 0
+sbd/polled          0
+sbd/volatile_blocks 0
+sbd/power_cuts      0
+sbd/lost_blocks     0"
+SHOW_K="device              /dev/sbd1
+name                k
+$(show_attrs 1 0 0 0 0)
+errors              -
+$K_COUNTERS"
+for dev in k sbd1 /dev/sbd1; do
+	sbd show $dev
+	expect "show $dev: every attribute, no rule, the counters; aligned" 0 "$SHOW_K" ""
+done
+sbd show k --json
+K_JSON="{\"device\": \"/dev/sbd1\", \"name\": \"k\", \"attributes\": {\"size\": 1048576, \"queue_mode\": \"bio\", \"uuid\": \"$K_UUID\", \"logical_block_size\": 512, \"physical_block_size\": 4096, \"hw_queues\": 2, \"queue_depth\": 128, \"poll_queues\": 0, \"partitions\": 15, \"discard\": 1, \"read_only\": 0, \"cache\": 0, \"ignore_flush\": 0, \"power_cut\": 0, \"power_cut_keep\": 0, \"power_cut_versions\": 0, \"seed\": 0, \"latency_us\": 0, \"latency_jitter_us\": 0, \"bandwidth_mbps\": 0, \"log_limit\": 0, \"log_full_fail\": 0, \"power\": 1}, \"errors\": [], \"counters\": {\"queue_mode\": \"bio\", \"uuid\": \"$K_UUID\", \"poll_queues\": 0, \"nr_pages\": 0, \"mem_bytes\": 0, \"snapshot_pages\": 0, \"restore_pages\": 0, \"reads\": 0, \"writes\": 0, \"flushes\": 0, \"discards\": 0, \"write_zeroes\": 0, \"fua_writes\": 0, \"errors_injected\": 0, \"polled\": 0, \"volatile_blocks\": 0, \"power_cuts\": 0, \"lost_blocks\": 0}}"
+expect "show --json: numbers as numbers, the rest strings" 0 "$K_JSON" ""
+sbd show -J /dev/sbd1
+expect "show -J /dev/sbd1: the same" 0 "$K_JSON" ""
+if command -v jq >/dev/null; then
+	got=$(jq -c '[.device, .name, .attributes.size, .attributes.uuid, .attributes.power, ([.attributes | has("features", "device", "errors", "snapshot", "log")] | any), .errors, .counters.reads, .counters.queue_mode]' <<<"$out" 2>&1)
+	want="[\"/dev/sbd1\",\"k\",1048576,\"$K_UUID\",1,false,[],0,\"bio\"]"
+	result "show --json parses with jq, values and types right" \
+		"$([ "$got" = "$want" ] || echo "jq: $got")"
+else
+	n=$((n + 1))
+	echo "ok $n - show --json parses with jq # SKIP no jq"
+fi
+sbd show sbd0
+expect "show of a module-parameter disk: its sysfs side only" 0 \
+"device          /dev/sbd0
+name            -
+sbd/queue_mode  bio
+sbd/poll_queues 0
+sbd/mem_bytes   0
+sbd/reads       5" ""
+sbd show /dev/sbd0 --json
+expect "show --json of a module-parameter disk: name null, no attributes" 0 \
+	'{"device": "/dev/sbd0", "name": null, "attributes": {}, "errors": [], "counters": {"queue_mode": "bio", "poll_queues": 0, "mem_bytes": 0, "reads": 5}}' ""
+expect_log "show writes nothing" ""
+# set: in the order given, silent; the old values back if one is refused.
+ksbd set k latency_us=100 bandwidth_mbps=50 seed=42
+expect "set: three attributes, silent" 0 "" ""
+expect_log "... written in the order given" "k latency_us=100
+k bandwidth_mbps=50
+k seed=42"
+expect_files "... stored" "$CFS/k/latency_us $CFS/k/bandwidth_mbps $CFS/k/seed" "100
+50
+42"
+ksbd set k latency_us=7 ignore_flush=1 cache=1
+expect "set: cache while powered refused by the kernel, exit 1" 1 "" \
+	"sbdctl: cache=1: Device or resource busy (nothing changed)"
+expect_log "... those set before it put back, last first" "k latency_us=7
+k ignore_flush=1
+k cache=1
+k ignore_flush=0
+k latency_us=100"
+expect_files "... every value as it was" "$CFS/k/latency_us $CFS/k/ignore_flush $CFS/k/cache" "100
+0
+0"
+ksbd set k power_cut_keep=50 latency_us=10000001
+expect "set: a value out of the driver's range, exit 1" 1 "" \
+	"sbdctl: latency_us=10000001: Invalid argument (nothing changed)"
+expect_files "... power_cut_keep put back" "$CFS/k/power_cut_keep $CFS/k/latency_us" "0
+100"
+rm -f "$TMP/log"
+ksbd set k seed=x
+expect "set: the first refused, nothing to put back" 1 "" "sbdctl: seed=x: Invalid argument (nothing changed)"
+expect_log "... one write" "k seed=x"
+expect_files "... seed as it was" "$CFS/k/seed" 42
+FAKE_FAIL=latency_us=100:5 ksbd set k latency_us=9 cache=1
+expect "set: an undo the kernel refuses is reported, not 'nothing changed'" 1 "" \
+	"sbdctl: cache=1: Device or resource busy
+sbdctl: could not put latency_us back to 100: Input/output error"
+ksbd set k latency_us=100
+rm -f "$TMP/log"
+ksbd set k latency_us=1 frob=1
+expect "set: an attribute the module lacks, exit 2, named" 2 "" \
+	"sbdctl: unknown attribute 'frob': the loaded sbd module has no such one (see 'sbdctl set --help')"
+expect_log "... nothing written" ""
+for a in "power:sbdctl power DEV on|off" "power_cut:sbdctl cut DEV, then sbdctl power DEV on" \
+	 "errors:sbdctl fail DEV RULE... (--clear, --list)" "snapshot:sbdctl snapshot DEV" \
+	 "restore:sbdctl restore DEV" "mark:sbdctl mark DEV LABEL" \
+	 "crash_image:sbdctl crash-image DEV --epoch E --state K"; do
+	ksbd set k latency_us=1 "${a%%:*}=1"
+	expect "set ${a%%:*}: exit 2, says which command" 2 "" \
+		"sbdctl: ${a%%:*} has a command of its own: use '${a#*:}' (see 'sbdctl set --help')"
+done
+for a in crash_mark:show device:show features:show log:log; do
+	ksbd set k "${a%%:*}=1"
+	expect "set ${a%%:*}: read-only, exit 2" 2 "" \
+		"sbdctl: ${a%%:*} is read-only ('sbdctl ${a#*:} DEV' shows it) (see 'sbdctl set --help')"
+done
+expect_log "... nothing written by any" ""
+sbd set k power=1
+expect "set power=1 without a module lookup: still exit 2" 2 "" \
+	"sbdctl: power has a command of its own: use 'sbdctl power DEV on|off' (see 'sbdctl set --help')"
+sbd set
+expect "set: no arguments" 2 "" "sbdctl: missing DEV and ATTR=VALUE (see 'sbdctl set --help')"
+sbd set k
+expect "set: no ATTR=VALUE" 2 "" "sbdctl: missing ATTR=VALUE (see 'sbdctl set --help')"
+sbd set k latency_us
+expect "set: no '='" 2 "" "sbdctl: invalid argument 'latency_us': use ATTR=VALUE (see 'sbdctl set --help')"
+for a in ../k/size Size "" "a b"; do
+	sbd set k "$a=1"
+	expect "set: invalid attribute name '$a'" 2 "" \
+		"sbdctl: invalid attribute name '$a' (see 'sbdctl set --help')"
+done
+sbd set k "latency_us=1
+2"
+expect "set: a value of two lines" 2 "" \
+	"sbdctl: invalid value for latency_us: at most 255 characters, one line (see 'sbdctl set --help')"
+ksbd set sbd0 latency_us=1
+expect "set on a module-parameter disk: refused, exit 1" 1 "" "sbdctl: sbd0 $PARAM"
+ksbd set nosuch latency_us=1
+expect "set on no disk: exit 4" 4 "" "sbdctl: no such sbd disk: nosuch"
+ksbd set /dev/sbd7 latency_us=1
+expect "set on no device: exit 4" 4 "" "sbdctl: no such sbd disk: /dev/sbd7"
+expect_log "... nothing written" ""
+
+# power: off, on (prints the device), on again (nothing to write).
+ksbd power k off
+expect "power off: silent" 0 "" ""
+expect_log "... power=0" "k power=0"
+expect_files "... the item off" "$CFS/k/power $CFS/k/device" "0
+"
+expect_ls "... its disk gone" "$R/sys/block" "sbd0"
+sbd show k
+expect "show of a powered-off disk: device -, no counters" 0 "device              -
+name                k
+$(show_attrs 0 0 42 100 50)
+errors              -" ""
+sbd show k --json
+pat='"attributes": {*}, "errors"' rep='"attributes": {...}, "errors"'
+got=${out/$pat/$rep}
+expect_eq "show --json of a powered-off disk: device null, counters {}" "$got" \
+	'{"device": null, "name": "k", "attributes": {...}, "errors": [], "counters": {}}'
+ksbd set k queue_mode=mq hw_queues=4 cache=1 uuid=01234567-89ab-cdef-0123-456789ABCDEF
+expect "set while off: queue_mode before hw_queues, cache, uuid" 0 "" ""
+expect_files "... stored" "$CFS/k/queue_mode $CFS/k/hw_queues $CFS/k/cache" "mq
+4
+1"
+ksbd set k queue_mode=bio hw_queues=2
+expect "set: hw_queues after queue_mode=bio, refused as the driver does" 1 "" \
+	"sbdctl: hw_queues=2: Invalid argument (nothing changed)"
+rm -f "$TMP/log"
+ksbd set k hw_queues=2 queue_mode=bio uuid=nope
+expect "set: a bad uuid after a mode change, exit 1" 1 "" "sbdctl: uuid=nope: Invalid argument (nothing changed)"
+expect_log "... the mode put back before the queues" "k hw_queues=2
+k queue_mode=bio
+k uuid=nope
+k queue_mode=mq
+k hw_queues=4"
+expect_files "... the mode, queues and uuid as they were" "$CFS/k/queue_mode $CFS/k/hw_queues $CFS/k/uuid" "mq
+4
+01234567-89ab-cdef-0123-456789ABCDEF"
+ksbd set k queue_mode=bio
+rm -f "$TMP/log"
+ksbd power k on
+expect "power on: prints the device" 0 /dev/sbd1 ""
+expect_log "... power=1" "k power=1"
+ksbd power /dev/sbd1 on
+expect "power on of a powered disk: prints it, writes nothing" 0 /dev/sbd1 ""
+expect_log "... no write" ""
+FAKE_FAIL=power=0:16 ksbd power k off
+expect "power off refused: exit 1, says why" 1 "" "sbdctl: power=0: Device or resource busy (is it in use?)"
+expect_ls "... the disk stays" "$R/sys/block" "sbd0 sbd1"
+sbd power k
+expect "power: no state" 2 "" "sbdctl: missing on|off (see 'sbdctl power --help')"
+sbd power
+expect "power: no arguments" 2 "" "sbdctl: missing DEV and on|off (see 'sbdctl power --help')"
+sbd power k On
+expect "power: a bad state" 2 "" "sbdctl: invalid state 'On': use on or off (see 'sbdctl power --help')"
+sbd power k on now
+expect "power: an extra argument" 2 "" "sbdctl: unexpected argument 'now' (see 'sbdctl power --help')"
+ksbd power sbd0 off
+expect "power of a module-parameter disk: refused, exit 1" 1 "" "sbdctl: sbd0 $PARAM"
+ksbd power nosuch on
+expect "power of no disk: exit 4" 4 "" "sbdctl: no such sbd disk: nosuch"
+expect_files "the module-parameter disk is untouched" "$R/sys/block/sbd0/size" 131072
+
+# cut: the options' attributes, then power_cut=1; what was lost.
+rm -f "$TMP/log"
+echo 10 >"$R/sys/block/sbd1/sbd/volatile_blocks"
+ksbd cut k --keep 30 --seed 7 --versions
+expect "cut --keep 30: lost 7 of 10 volatile blocks" 0 "/dev/sbd1: power cut: 7 of 10 volatile blocks lost" ""
+expect_log "... keep, seed, versions, then power_cut=1" "k power_cut_keep=30
+k seed=7
+k power_cut_versions=1
+k power_cut=1"
+expect_files "... the cut in configfs and sysfs" \
+	"$CFS/k/power_cut $R/sys/block/sbd1/sbd/power_cuts $R/sys/block/sbd1/sbd/lost_blocks $R/sys/block/sbd1/sbd/volatile_blocks" "1
+1
+7
+0"
+ksbd cut /dev/sbd1
+expect "cut of a disk already cut: refused, exit 1" 1 "" \
+	"sbdctl: the power of /dev/sbd1 is cut already ('sbdctl power /dev/sbd1 on' gives it back)"
+expect_log "... nothing written" ""
+ksbd power k on
+expect "power on after a cut: prints the device" 0 /dev/sbd1 ""
+expect_log "... power_cut=0 only: the disk stayed powered" "k power_cut=0"
+echo 4 >"$R/sys/block/sbd1/sbd/volatile_blocks"
+ksbd cut k
+expect "cut without options: the disk's keep (30) stays" 0 "/dev/sbd1: power cut: 3 of 4 volatile blocks lost" ""
+expect_log "... power_cut=1 only" "k power_cut=1"
+ksbd power k off
+expect_files "power off ends the cut" "$CFS/k/power_cut" 0
+ksbd cut k
+expect "cut of a powered-off disk: refused, exit 1" 1 "" "sbdctl: k is powered off: there is no power to cut"
+ksbd power k on >/dev/null
+rm -f "$TMP/log"
+ksbd set k power_cut_keep=0
+FAKE_FAIL=power_cut=1:22 ksbd cut k
+expect "cut the kernel refuses: exit 1, names it" 1 "" "sbdctl: power_cut=1: Invalid argument"
+expect_files "... not cut" "$CFS/k/power_cut" 0
+ksbd cut k
+expect "cut of a disk without a write cache: as the kernel says, nothing volatile" 0 \
+	"/dev/sbd1: power cut: 0 of 0 volatile blocks lost" ""
+ksbd power k on >/dev/null
+for v in 101 -1 x 1.5 ""; do
+	sbd cut k --keep "$v"
+	expect "cut --keep '$v': exit 2" 2 "" "sbdctl: invalid --keep '$v': a percentage, 0 to 100 (see 'sbdctl cut --help')"
+done
+sbd cut k --seed 18446744073709551616
+expect "cut --seed past 64 bits: exit 2" 2 "" \
+	"sbdctl: invalid --seed '18446744073709551616': 0 to 2^64-1 (see 'sbdctl cut --help')"
+sbd cut
+expect "cut: no DEV" 2 "" "sbdctl: missing DEV (see 'sbdctl cut --help')"
+sbd cut k l
+expect "cut: an extra argument" 2 "" "sbdctl: unexpected argument 'l' (see 'sbdctl cut --help')"
+sbd cut k -v
+expect "cut: --versions has no short option" 2 "" "sbdctl: option '-v' is unknown (see 'sbdctl cut --help')"
+ksbd cut sbd0
+expect "cut of a module-parameter disk: refused, exit 1" 1 "" "sbdctl: sbd0 $PARAM"
+ksbd cut sbd9
+expect "cut of no disk: exit 4" 4 "" "sbdctl: no such sbd disk: sbd9"
+expect_log "... nothing written by any" "k power_cut_keep=0
+k power_cut=1
+k power_cut=1
+k power_cut=0"
+
+# fail: one write of errors per rule; --clear first, --list last.
+ksbd fail k "op=write sector=0-7 next=1"
+expect "fail RULE: silent" 0 "" ""
+expect_log "... one write" "k errors=op=write sector=0-7 next=1"
+ksbd fail k error=medium "op=flush,read every=2" --list
+expect "fail RULE RULE --list: added, then all listed" 0 \
+"0 op=write sector=0-7 next=1 error=ioerr hits=0
+1 op=any always error=medium hits=0
+2 op=read,flush every=2 error=ioerr hits=0" ""
+ksbd fail k garbage
+expect "fail: a rule the kernel refuses, exit 1, names it" 1 "" "sbdctl: rule 'garbage': Invalid argument"
+ksbd fail k "op=read" "sector=9-1"
+expect "fail: the second rule refused, says the first was added" 1 "" \
+	"sbdctl: rule 'sector=9-1': Invalid argument (the rules before it were added)"
+ksbd fail k --list
+expect "fail --list: the rules the kernel took" 0 \
+"0 op=write sector=0-7 next=1 error=ioerr hits=0
+1 op=any always error=medium hits=0
+2 op=read,flush every=2 error=ioerr hits=0
+3 op=read always error=ioerr hits=0" ""
+sbd show k
+got=$(grep '^errors' <<<"$out")
+expect_eq "show: one errors line per rule" "$got" \
+"errors              0 op=write sector=0-7 next=1 error=ioerr hits=0
+errors              1 op=any always error=medium hits=0
+errors              2 op=read,flush every=2 error=ioerr hits=0
+errors              3 op=read always error=ioerr hits=0"
+sbd show k --json
+got=$(grep -o '"errors": \[[^]]*\]' <<<"$out")
+expect_eq "show --json: the rules as strings" "$got" \
+	'"errors": ["0 op=write sector=0-7 next=1 error=ioerr hits=0", "1 op=any always error=medium hits=0", "2 op=read,flush every=2 error=ioerr hits=0", "3 op=read always error=ioerr hits=0"]'
+rm -f "$TMP/log"
+ksbd fail k --clear "op=discard prob=50 error=nospc" -l
+expect "fail --clear RULE -l: cleared first, listed last" 0 "0 op=discard prob=50 error=nospc hits=0" ""
+expect_log "... clear, then the rule" "k errors=clear
+k errors=op=discard prob=50 error=nospc"
+ksbd fail k -c
+expect "fail -c: silent" 0 "" ""
+ksbd fail k --list
+expect "fail --list without rules: nothing" 0 "" ""
+expect_files "... errors empty" "$CFS/k/errors" ""
+rules=()
+for i in $(seq 0 16); do rules+=("sector=$i-$i"); done
+ksbd fail k "${rules[@]}"
+expect "fail: a 17th rule, the kernel's limit, exit 1" 1 "" \
+	"sbdctl: rule 'sector=16-16': No space left on device (the rules before it were added)"
+ksbd fail k --clear
+sbd fail k
+expect "fail: nothing to do" 2 "" "sbdctl: missing RULE, --clear or --list (see 'sbdctl fail --help')"
+sbd fail
+expect "fail: no DEV" 2 "" "sbdctl: missing DEV (see 'sbdctl fail --help')"
+for r in "" " "; do
+	sbd fail k "$r"
+	expect "fail: the empty rule '$r' (it would fail every request)" 2 "" "sbdctl: empty rule (see 'sbdctl fail --help')"
+done
+sbd fail k clear
+expect "fail: 'clear' is --clear" 2 "" "sbdctl: 'clear' is not a rule: use --clear (see 'sbdctl fail --help')"
+sbd fail k "op=read
+op=write"
+expect "fail: a rule of two lines" 2 "" "sbdctl: invalid rule 'op=read
+op=write': at most 255 characters, one line (see 'sbdctl fail --help')"
+ksbd fail sbd0 --list
+expect "fail of a module-parameter disk: refused, exit 1" 1 "" "sbdctl: sbd0 $PARAM"
+ksbd fail nosuch op=read
+expect "fail of no disk: exit 4" 4 "" "sbdctl: no such sbd disk: nosuch"
+
+# A module without the knobs: each command says what it lacks.
+FAKE_FEATURES=size,power,device,features ksbd create --size 1M --name bare
+expect "knobs: a disk of an older module" 0 /dev/sbd2 ""
+ksbd cut bare
+expect "cut on a module without power_cut: exit 1" 1 "" \
+	"sbdctl: the loaded sbd module has no power cuts (no power_cut attribute)"
+FAKE_FEATURES=size,power_cut,power,device,features ksbd create --size 1M --name bare2
+ksbd cut bare2 --seed 3
+expect "cut --seed on a module without seed: exit 1" 1 "" \
+	"sbdctl: --seed is not supported by the loaded sbd module (no seed attribute)"
+ksbd fail bare --list
+expect "fail on a module without errors: exit 1" 1 "" \
+	"sbdctl: the loaded sbd module has no error injection (no errors attribute)"
+ksbd set bare cache=1
+expect "set of an attribute the module lacks: exit 2" 2 "" \
+	"sbdctl: unknown attribute 'cache': the loaded sbd module has no such one (see 'sbdctl set --help')"
+sbd show bare
+expect "show on an older module: what it has" 0 "device              /dev/sbd2
+name                bare
+size                1048576
+power               1
+sbd/nr_pages        0
+sbd/mem_bytes       0
+sbd/snapshot_pages  0
+sbd/restore_pages   0
+sbd/reads           0
+sbd/writes          0
+sbd/flushes         0
+sbd/discards        0
+sbd/write_zeroes    0
+sbd/fua_writes      0
+sbd/errors_injected 0
+sbd/polled          0
+sbd/volatile_blocks 0
+sbd/power_cuts      0
+sbd/lost_blocks     0" ""
+
+# --help of each, the summary, and no module.
+for c in "show DEV [--json]" "set DEV ATTR=VALUE..." "power DEV on|off" \
+	 "cut DEV [--keep PCT] [--seed N] [--versions]" \
+	 "fail DEV [--clear] [RULE...] [--list]"; do
+	sbd "${c%% *}" --help
+	got="$rc $(head -n 1 <<<"$out") $err"
+	expect_eq "${c%% *} --help: 'Usage: sbdctl $c', exit 0" "$got" "0 Usage: sbdctl $c "
+	why=""
+	# "  COMMAND ARGS", alone or followed by what it does
+	awk -v c="  $c" '$0 == c || index($0, c " ") == 1 { f = 1 } END { exit !f }' <<<"$help" ||
+		why="no line '  $c' in sbdctl --help"
+	result "sbdctl --help lists ${c%% *}" "$why"
+done
+sbd show --frob
+expect "show: an unknown option" 2 "" "sbdctl: option '--frob' is unknown (see 'sbdctl show --help')"
+sbd show
+expect "show: no DEV" 2 "" "sbdctl: missing DEV (see 'sbdctl show --help')"
+sbd show k k
+expect "show: two DEVs" 2 "" "sbdctl: unexpected argument 'k' (see 'sbdctl show --help')"
+sbd show nosuch
+expect "show of no disk: exit 4" 4 "" "sbdctl: no such sbd disk: nosuch"
+sbd show /dev/sbd1p1
+expect "show of a partition: exit 4" 4 "" "sbdctl: /dev/sbd1p1 is a partition, not a disk (sbd1 is the disk)"
+rmdir "$R/sys/module/sbd"
+for args in "show k" "set k latency_us=1" "power k on" "cut k" "fail k --list"; do
+	# shellcheck disable=SC2086
+	ksbd $args
+	expect "no module: $args exits 3" 3 "" "$NOMOD"
+done
+mkdir "$R/sys/module/sbd"
+mv "$CFS" "$TMP/saved"
+ksbd show k
+expect "no configfs: show NAME exits 3" 3 "" "$NOCFS"
+ksbd show sbd0
+expect "no configfs: show of a module-parameter disk still works" 0 \
+"device          /dev/sbd0
+name            -
+sbd/queue_mode  bio
+sbd/poll_queues 0
+sbd/mem_bytes   0
+sbd/reads       5" ""
+mv "$TMP/saved" "$CFS"
+unset FAKE_FEATURES
 echo "1..$n"
 [ "$failed" = 0 ] || echo "# $failed of $n failed"
 [ "$failed" = 0 ]
