@@ -109,31 +109,10 @@ nv_path(char *buf, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Writes "val\n" to an nvmet attribute: 0 or -errno. */
-static int nv_write(const char *path, const char *val)
-{
-	char line[512];
-	size_t len = snprintf(line, sizeof(line), "%s\n", val);
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, line, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 /* nv_write with a message naming the attribute. */
 static int nv_set(const char *path, const char *val)
 {
-	int ret = nv_write(path, val);
+	int ret = write_path(path, val);
 
 	if (ret)
 		return errorf(SBDCTL_EXIT_FAIL, "%s=%s: %s",
@@ -170,30 +149,22 @@ static void make_nqn(const char *uuid, char *nqn, size_t len)
  */
 static int find_disk(const char *arg, struct disk *d, bool off_ok)
 {
-	char path[PATH_MAX], buf[64];
-	struct dev_arg da;
-	int ret;
+	char path[PATH_MAX], item[SBDCTL_NAME_MAX + 1], buf[64];
+	int index, ret;
 
-	ret = check_module();
+	ret = lookup_disk(arg, item, &index);
 	if (ret)
 		return ret;
-	switch (parse_dev_arg(arg, dev_dir, &da)) {
-	case DEV_PARTITION:
-		return errorf(SBDCTL_EXIT_NODEV,
-			      "%s is a partition, not a disk (sbd%d is the disk)",
-			      arg, da.index);
-	case DEV_INVALID:
-		return errorf(SBDCTL_EXIT_NODEV, "no such sbd disk: %s", arg);
-	case DEV_NAME:
-		item_path(path, da.name, "device");
-		if (strlen(da.name) > SBDCTL_NAME_MAX ||
-		    read_file(path, buf, sizeof(buf)))
+	if (index < 0) {
+		/* a configfs item named by the user: powered, or not */
+		item_path(path, item, "device");
+		if (read_file(path, buf, sizeof(buf)))
 			return errorf(SBDCTL_EXIT_NODEV, "no such sbd disk: %s",
 				      arg);
 		if (!buf[0] && off_ok) {
 			d->index = -1;
-			snprintf(d->dev, sizeof(d->dev), "%s", da.name);
-			item_path(path, da.name, "uuid");
+			snprintf(d->dev, sizeof(d->dev), "%s", item);
+			item_path(path, item, "uuid");
 			read_uuid(path, d->uuid);
 			make_nqn(d->uuid, d->nqn, sizeof(d->nqn));
 			return SBDCTL_EXIT_OK;
@@ -202,23 +173,20 @@ static int find_disk(const char *arg, struct disk *d, bool off_ok)
 			return errorf(SBDCTL_EXIT_FAIL,
 				      "%s is powered off: there is nothing to serve",
 				      arg);
-		da.index = sbd_index(buf);
-		break;
-	case DEV_INDEX:
-		break;
+		index = sbd_index(buf);
 	}
-	snprintf(path, sizeof(path), "%s/block/sbd%d", sys_root, da.index);
-	if (da.index < 0 || !is_dir(path))
+	snprintf(path, sizeof(path), "%s/block/sbd%d", sys_root, index);
+	if (index < 0 || !is_dir(path))
 		return errorf(SBDCTL_EXIT_NODEV, "no such sbd disk: %s", arg);
-	d->index = da.index;
-	snprintf(d->dev, sizeof(d->dev), "%s/sbd%d", dev_dir, da.index);
+	d->index = index;
+	snprintf(d->dev, sizeof(d->dev), "%s/sbd%d", dev_dir, index);
 	snprintf(path, sizeof(path), "%s/block/sbd%d/sbd/uuid", sys_root,
-		 da.index);
+		 index);
 	read_uuid(path, d->uuid);
 	if (!d->uuid[0])
 		return errorf(SBDCTL_EXIT_FAIL,
 			      "sbd%d has no uuid: the loaded sbd module is older than export",
-			      da.index);
+			      index);
 	make_nqn(d->uuid, d->nqn, sizeof(d->nqn));
 	return SBDCTL_EXIT_OK;
 }
@@ -515,7 +483,7 @@ static void undo_export(const struct disk *d, const struct made *m,
 	}
 	nv_path(path, "subsystems/%s/namespaces/1/enable", d->nqn);
 	if (exists(path))
-		nv_write(path, "0");
+		write_path(path, "0");
 	nv_path(path, "subsystems/%s/namespaces/1", d->nqn);
 	rmdir(path);
 	for (i = 0; i < m->nhosts; i++) {
@@ -752,7 +720,7 @@ int cmd_export(int argc, char **argv)
 		{ }
 	};
 	struct export_opts o = { .addr = DEFAULT_ADDR, .svc = DEFAULT_PORT };
-	sigset_t block, old;
+	sigset_t old;
 	struct disk d;
 	int opt, ret, i;
 
@@ -823,11 +791,7 @@ int cmd_export(int argc, char **argv)
 	if (ret)
 		return ret;
 	/* As create: a ^C cannot leave half an export behind. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	hold_signals(&old);
 	ret = do_export(&d, &o);
 	fflush(stdout);
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -953,7 +917,7 @@ int export_remove(const char *uuid, const char *dev)
 	nss = list_dir(path, &nns);
 	for (i = 0; i < nns; i++) {
 		nv_path(path, "subsystems/%s/namespaces/%s/enable", nqn, nss[i]);
-		nv_write(path, "0");
+		write_path(path, "0");
 		nv_path(path, "subsystems/%s/namespaces/%s", nqn, nss[i]);
 		remove_entry(path, false, &failed);
 	}
@@ -992,20 +956,13 @@ int export_remove(const char *uuid, const char *dev)
 
 int cmd_unexport(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
-	sigset_t block, old;
+	sigset_t old;
 	struct disk d;
-	int opt, ret;
+	int ret;
 
-	while ((opt = next_opt("unexport", argc, argv, ":h", longopts)) != -1) {
-		if (opt != 'h')
-			return SBDCTL_EXIT_USAGE;
-		fputs(usage_unexport, stdout);
-		return SBDCTL_EXIT_OK;
-	}
+	ret = help_only("unexport", usage_unexport, argc, argv);
+	if (ret)
+		return ret == SBDCTL_HELP_SHOWN ? SBDCTL_EXIT_OK : ret;
 	if (argc - optind < 1)
 		return usage_error("unexport", "missing DEV");
 	if (argc - optind > 1)
@@ -1015,11 +972,7 @@ int cmd_unexport(int argc, char **argv)
 	ret = find_disk(argv[optind], &d, true);
 	if (ret)
 		return ret;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	hold_signals(&old);
 	ret = export_remove(d.uuid, d.dev);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;

@@ -107,25 +107,6 @@ static const char usage_fail[] =
 
 /* ---- helpers ------------------------------------------------------- */
 
-/* The options of a command that takes only --help: 0, -1 (help shown), 2. */
-static int help_only(const char *cmd, const char *usage, int argc,
-		     char **argv)
-{
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
-	int opt;
-
-	while ((opt = next_opt(cmd, argc, argv, ":h", longopts)) != -1) {
-		if (opt != 'h')
-			return SBDCTL_EXIT_USAGE;
-		fputs(usage, stdout);
-		return -1;
-	}
-	return SBDCTL_EXIT_OK;
-}
-
 /* Reads attribute attr of item; 0 or -errno. */
 static int read_attr(const char *item, const char *attr, char *buf,
 		     size_t size)
@@ -160,19 +141,6 @@ static bool valid_attr_name(const char *s, size_t len)
 		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
 			return false;
 	return true;
-}
-
-/* What sbdctl signals wait for while it writes: the undo must happen. */
-static void hold_signals(sigset_t *old)
-{
-	sigset_t block;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &block, old);
 }
 
 /* ---- show ---------------------------------------------------------- */
@@ -541,7 +509,7 @@ int cmd_set(int argc, char **argv)
 
 	ret = help_only("set", usage_set, argc, argv);
 	if (ret)
-		return ret < 0 ? SBDCTL_EXIT_OK : ret;
+		return ret == SBDCTL_HELP_SHOWN ? SBDCTL_EXIT_OK : ret;
 	if (argc - optind < 2)
 		return usage_error("set", argc == optind ?
 				   "missing DEV and ATTR=VALUE" :
@@ -653,7 +621,7 @@ int cmd_power(int argc, char **argv)
 
 	ret = help_only("power", usage_power, argc, argv);
 	if (ret)
-		return ret < 0 ? SBDCTL_EXIT_OK : ret;
+		return ret == SBDCTL_HELP_SHOWN ? SBDCTL_EXIT_OK : ret;
 	if (argc - optind != 2)
 		return usage_error("power", argc == optind ? "missing DEV and on|off" :
 				   argc - optind == 1 ? "missing on|off" :

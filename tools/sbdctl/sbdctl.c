@@ -345,19 +345,17 @@ void item_path(char *buf, const char *item, const char *attr)
 }
 
 /*
- * Writes "val\n" to an attribute of item, as `echo val > attr` does.
+ * Writes "val\n" to path, as `echo val > path` does: 0 or -errno.
  * configfs hands the write to the driver at once, so its error comes back
  * from write().
  */
-int write_attr(const char *item, const char *attr, const char *val)
+int write_path(const char *path, const char *val)
 {
-	char path[PATH_MAX], line[512];
-	size_t len;
+	char line[512];
+	size_t len = snprintf(line, sizeof(line), "%s\n", val);
 	ssize_t n;
 	int fd, ret = 0;
 
-	item_path(path, item, attr);
-	len = snprintf(line, sizeof(line), "%s\n", val);
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -369,6 +367,15 @@ int write_attr(const char *item, const char *attr, const char *val)
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+/* Writes "val\n" to an attribute of item: 0 or -errno. */
+int write_attr(const char *item, const char *attr, const char *val)
+{
+	char path[PATH_MAX];
+
+	item_path(path, item, attr);
+	return write_path(path, val);
 }
 
 /* write_attr that says what failed: "sbdctl: size=4096: Invalid argument". */
@@ -817,6 +824,23 @@ static const char *long_opt_problem(const char *arg,
  * getopt_long for the options of cmd, with usage errors of our own.
  * Returns the option, -1 at the end, or -2 after a usage error.
  */
+/*
+ * Blocks the signals that would stop sbdctl half-way through a change
+ * (^C, kill, hangup, quit) until the caller restores *old: whatever the
+ * change needs undone is undone first.
+ */
+void hold_signals(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
 int next_opt(const char *cmd, int argc, char **argv,
 	     const char *shortopts, const struct option *longopts)
 {
@@ -1011,7 +1035,7 @@ static int cmd_create(int argc, char **argv)
 	bool set[NR_CREATE_ATTRS] = { };
 	char name[SBDCTL_NAME_MAX + 1] = "", path[PATH_MAX], dev[64];
 	bool named = false, powered = false, mode_implied = false;
-	sigset_t block, old;
+	sigset_t old;
 	int opt, a, i, err, ret;
 
 	while ((opt = next_opt("create", argc, argv, ":s:n:rh", longopts)) != -1) {
@@ -1103,12 +1127,7 @@ static int cmd_create(int argc, char **argv)
 	 * No half-made disk left behind by a ^C: the signal waits until the
 	 * disk is made and printed, or undone.
 	 */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	hold_signals(&old);
 
 	ret = make_item(name, named);
 	if (ret)
@@ -1254,14 +1273,10 @@ int resolve(const char *arg, char *item)
 }
 
 /*
- * Parses the options (--help) and the nargs arguments (DEV, SIZE) of a
- * one-disk command.  Returns 0, an exit code after a usage error, or
- * ARGS_HELP when the help was asked for and shown.
+ * The options of a command whose only option is --help: 0, a usage exit
+ * code, or SBDCTL_HELP_SHOWN when the help was asked for and shown.
  */
-#define ARGS_HELP	(-1)
-
-static int disk_args(const char *cmd, const char *usage, int argc,
-		     char **argv, int nargs)
+int help_only(const char *cmd, const char *usage, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -1273,8 +1288,22 @@ static int disk_args(const char *cmd, const char *usage, int argc,
 		if (opt != 'h')
 			return SBDCTL_EXIT_USAGE;
 		fputs(usage, stdout);
-		return ARGS_HELP;
+		return SBDCTL_HELP_SHOWN;
 	}
+	return SBDCTL_EXIT_OK;
+}
+
+/*
+ * Parses the options (--help) and the nargs arguments (DEV, SIZE) of a
+ * one-disk command: as help_only().
+ */
+static int disk_args(const char *cmd, const char *usage, int argc,
+		     char **argv, int nargs)
+{
+	int ret = help_only(cmd, usage, argc, argv);
+
+	if (ret)
+		return ret;
 	if (argc - optind < nargs)
 		return usage_error(cmd, nargs == 1 ? "missing DEV" :
 				   argc == optind ? "missing DEV and SIZE" :
@@ -1293,7 +1322,7 @@ static int cmd_resize(int argc, char **argv)
 
 	ret = disk_args("resize", usage_resize, argc, argv, 2);
 	if (ret)
-		return ret == ARGS_HELP ? SBDCTL_EXIT_OK : ret;
+		return ret == SBDCTL_HELP_SHOWN ? SBDCTL_EXIT_OK : ret;
 	ret = parse_size_opt("resize", argv[optind + 1], &size);
 	if (!ret && !size)
 		ret = usage_error("resize", "invalid size '%s'",
@@ -1313,7 +1342,7 @@ static int set_ro(int argc, char **argv, bool ro)
 
 	ret = disk_args(cmd, ro ? usage_ro : usage_rw, argc, argv, 1);
 	if (ret)
-		return ret == ARGS_HELP ? SBDCTL_EXIT_OK : ret;
+		return ret == SBDCTL_HELP_SHOWN ? SBDCTL_EXIT_OK : ret;
 	ret = resolve(argv[optind], item);
 	if (ret)
 		return ret;
@@ -1456,7 +1485,7 @@ static int cmd_restore(int argc, char **argv)
 
 	ret = disk_args("restore", usage_restore, argc, argv, 1);
 	if (ret)
-		return ret == ARGS_HELP ? SBDCTL_EXIT_OK : ret;
+		return ret == SBDCTL_HELP_SHOWN ? SBDCTL_EXIT_OK : ret;
 	ret = crash_resolve(argv[optind], "restore", item);
 	if (!ret)
 		ret = set_attr(item, "restore", "1");
@@ -1469,18 +1498,9 @@ static int cmd_mark(int argc, char **argv)
 	const char *label;
 	int ret;
 
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
-	int opt;
-
-	while ((opt = next_opt("mark", argc, argv, ":h", longopts)) != -1) {
-		if (opt != 'h')
-			return SBDCTL_EXIT_USAGE;
-		fputs(usage_mark, stdout);
-		return SBDCTL_EXIT_OK;
-	}
+	ret = help_only("mark", usage_mark, argc, argv);
+	if (ret)
+		return ret == SBDCTL_HELP_SHOWN ? SBDCTL_EXIT_OK : ret;
 	if (argc - optind != 2)
 		return usage_error("mark", argc == optind ? "missing DEV and LABEL" :
 				   argc - optind == 1 ? "missing LABEL" :
@@ -1625,7 +1645,7 @@ static int cmd_crash_image(int argc, char **argv)
 	char path[PATH_MAX], val[600], dev[64], mark[128], jmark[300];
 	uint64_t epoch = 0, state = 0, writes = 0;
 	bool has_epoch = false, has_state = false, json = false, powered = false;
-	sigset_t block, old;
+	sigset_t old;
 	int opt, ret, err;
 
 	while ((opt = next_opt("crash-image", argc, argv, ":e:k:n:Jh",
@@ -1667,12 +1687,7 @@ static int cmd_crash_image(int argc, char **argv)
 		return ret;
 
 	/* As create: a ^C leaves no half-made disk. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &block, &old);
+	hold_signals(&old);
 	ret = make_item(name, name[0]);
 	if (ret)
 		goto out;

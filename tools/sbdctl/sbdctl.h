@@ -8,6 +8,7 @@
 #define SBDCTL_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +37,8 @@ int read_file(const char *path, char *buf, size_t size);
 void read_uuid(const char *path, char uuid[SBDCTL_UUID_LEN + 1]);
 /* The path of attribute attr (NULL: the item itself) of an sbd item. */
 void item_path(char *buf, const char *item, const char *attr);
+/* Writes "val\n" to a sysfs, configfs or nvmet file: 0 or -errno. */
+int write_path(const char *path, const char *val);
 /* Writes "val\n" to attribute attr of an sbd item: 0 or -errno. */
 int write_attr(const char *item, const char *attr, const char *val);
 /* 0, or SBDCTL_EXIT_NOMOD with a message when sbd is not loaded. */
@@ -51,6 +54,11 @@ bool item_has(const char *item, const char *attr);
 int set_attr(const char *item, const char *attr, const char *val);
 /* s as a JSON string, quoted, on stdout. */
 void print_json_string(const char *s);
+/* help_only(): the options of a command that has only --help. */
+#define SBDCTL_HELP_SHOWN	(-1)
+int help_only(const char *cmd, const char *usage, int argc, char **argv);
+/* Holds ^C and friends until sigprocmask(SIG_SETMASK, old) restores them. */
+void hold_signals(sigset_t *old);
 /*
  * The disk DEV names: its configfs item in item ("" for a disk of the
  * module parameters) and, when DEV named its device, its number in *index
