@@ -35,6 +35,10 @@ POLL_OF = {"sbd-mq": "sbd-mq-poll", "nullb-mem": "nullb-mem-poll"}
 # Everything a polled row runs on, in the "Polled I/O" section's order:
 # sbd-mq-hipri is the sbd-mq disk (no poll queue) driven with --hipri.
 POLL_RUNS = ["sbd-mq-poll", "nullb-mem-poll", "sbd-mq", "sbd-mq-hipri", "nullb-mem"]
+# The fio rows' network disks (only when asked for): an sbd bio disk served
+# by nvmet and used through the NVMe host, over TCP on 127.0.0.1 or
+# nvme-loop; columns after the five disks, compared with sbd bio.
+NET_DEVICES = ["sbd-bio-tcp", "sbd-bio-loop"]
 SBD = ["sbd-bio", "sbd-mq"]
 DEV_LABEL = {
     "sbd-bio": "sbd bio",
@@ -47,9 +51,11 @@ DEV_LABEL = {
     "nullb-mem": "null_blk mem",
     "nullb-mem-poll": "null_blk mem poll",
     "nullb-nomem": "null_blk nomem",
+    "sbd-bio-tcp": "sbd via nvme-tcp",
+    "sbd-bio-loop": "sbd via nvme-loop",
 }
 COLORS = {"sbd-bio": "#d62728", "sbd-mq": "#ff9f40", "brd": "#1f77b4", "nullb-mem": "#2ca02c",
-          "nullb-nomem": "#9a9a9a"}
+          "nullb-nomem": "#9a9a9a", "sbd-bio-tcp": "#9467bd", "sbd-bio-loop": "#e377c2"}
 # row -> (label, unit, short label for the chart); unit "s" is a time:
 # lower is better, and every ratio of it is turned round (other / sbd) so
 # that > 1 always means sbd is faster.
@@ -230,9 +236,11 @@ def main():
     devs = [d for d in DEVICES if f"dev.{d}" in records]
     cdevs = [d for d in CACHE_DEVICES if f"dev.{d}" in records]
     pdevs = [d for d in POLL_DEVICES if f"dev.{d}" in records]
-    cfg = {d: kv(records[f"dev.{d}"][1]) for d in devs + cdevs + pdevs}
+    ndevs = [d for d in NET_DEVICES if f"dev.{d}" in records]
+    cfg = {d: kv(records[f"dev.{d}"][1]) for d in devs + cdevs + pdevs + ndevs}
     trim = kv(records["trim"][1]) if "trim" in records else {}
     poll = kv(records["poll"][1]) if "poll" in records else {}
+    net = kv(records["net"][1]) if "net" in records else {}
     fstree = kv(records["fstree"][1]) if "fstree" in records else {}
     prev_dev, prev = read_previous(a.previous) if a.previous else (None, {})
 
@@ -274,8 +282,8 @@ def main():
 
     # The main table's and the chart's columns: the five disks, sbd mq and
     # null_blk mem also when only their poll disks ran (they fill those
-    # columns in the polled rows).
-    cols = [d for d in DEVICES if d in devs or POLL_OF.get(d) in pdevs]
+    # columns in the polled rows); then the network disks.
+    cols = [d for d in DEVICES if d in devs or POLL_OF.get(d) in pdevs] + ndevs
     rows = [r for r in ROWS if any((r, run_dev(r, d)) in runs for d in cols + cdevs)]
     prows = [r for r in POLL_ROWS if any((r, d) in runs for d in POLL_RUNS)]
 
@@ -340,6 +348,15 @@ def main():
           "->queue_rq; a kernel that refuses polled I/O there, EOPNOTSUPP, skips that run); "
           "without `--hipri` on sbd mq and null_blk mem; the disks rotating per "
           "round, both rows on each disk in turn |")
+    if ndevs:
+        how = {"sbd-bio-tcp": "over NVMe/TCP on 127.0.0.1 (`sbdctl export`, `nvme connect -t tcp`)",
+               "sbd-bio-loop": "over nvme-loop (`nvme connect -t loop`: host and target in memory, "
+                               "no network stack)"}
+        p("| network path | an sbd bio disk made as sbd bio's, served by the kernel's NVMe target "
+          "(nvmet) and read and written through the kernel's NVMe host in the same guest: "
+          + "; ".join(f"{DEV_LABEL[d]} {how[d]}" for d in ndevs)
+          + "; the fio rows only, each disk written whole through its path first and removed "
+          "after the fio rows |")
     if fstree.get("skipped"):
         p(f"| fs | skipped: {fstree['skipped']} |")
     elif fstree:
@@ -374,7 +391,7 @@ def main():
     p("")
 
     # ---- devices ---------------------------------------------------------------
-    tdevs = devs + cdevs + pdevs
+    tdevs = devs + cdevs + pdevs + ndevs
     p("## The disks and their queues")
     p("")
     p("| | " + " | ".join(DEV_LABEL[d] for d in tdevs) + " |")
@@ -383,13 +400,29 @@ def main():
     def crow(label, fn):
         p(f"| {label} | " + " | ".join(fn(d) for d in tdevs) + " |")
 
+    def net_kind(c):
+        return (f"NVMe namespace ({c.get('nvme_transport', '?')}, controller "
+                f"{c.get('nvme_ctrl', '?')})"
+                + (f", a multipath head, bio-based, over {c['nvme_paths'].strip()}"
+                   if c.get("kind") == "bio-based" and c.get("nvme_paths", "").strip() else
+                   f", {c.get('kind', '?')}")
+                + f"; behind it `{c.get('sbd_backing', '?')}`, sbd queue_mode="
+                  f"{c.get('sbd_queue_mode', '?')}")
+
     crow("device", lambda d: f"`{cfg[d].get('path')}`")
     crow("made as", lambda d: cfg[d].get("loaded_as") or "?")
-    crow("kind", lambda d: cfg[d].get("kind", "?") + (
+    crow("kind", lambda d: net_kind(cfg[d]) if d in NET_DEVICES else cfg[d].get("kind", "?") + (
         f" (sbd queue_mode={cfg[d]['sbd_queue_mode']})" if cfg[d].get("sbd_queue_mode") else ""))
-    crow("hw queues × depth", lambda d: (f"{cfg[d].get('hw_queues')} × {cfg[d].get('nr_requests')}"
-                                         if cfg[d].get("kind") == "blk-mq" else "none (bio-based)"))
+    crow("hw queues × depth", lambda d: (
+        f"{cfg[d].get('nvme_io_queues', '?')} NVMe I/O queues × {cfg[d].get('nvme_queue_size', '?')}"
+        if d in NET_DEVICES else
+        f"{cfg[d].get('hw_queues')} × {cfg[d].get('nr_requests')}"
+        if cfg[d].get("kind") == "blk-mq" else "none (bio-based)"))
     crow("completion", lambda d: (
+        "the NVMe/TCP host sends each command over TCP on 127.0.0.1; nvmet-tcp submits a bio to "
+        "the sbd bio disk behind it and sends the completion back" if d == "sbd-bio-tcp" else
+        "nvme-loop hands each command to nvmet in memory; nvmet submits a bio to the sbd bio "
+        "disk behind it and completes the command when the bio ends" if d == "sbd-bio-loop" else
         "inline in submit_bio" if cfg[d].get("kind") == "bio-based" else
         "polled I/O: done in queue_rq, ended by ->poll; the rest inline in queue_rq, "
         "BLK_MQ_F_BLOCKING" if d == "sbd-mq-poll" else
@@ -428,7 +461,11 @@ def main():
          if cdevs else "")
       + (" The poll disks (" + ", ".join(DEV_LABEL[d] for d in pdevs) + ") exist only for the "
          "polled rows: the same shape plus one poll queue, the hardware queue after the others, "
-         "which serves only polled I/O (io_uring IOPOLL)." if pdevs else ""))
+         "which serves only polled I/O (io_uring IOPOLL)." if pdevs else "")
+      + (" The network disks (" + ", ".join(DEV_LABEL[d] for d in ndevs) + ") exist only for "
+         "the fio rows: the NVMe namespace the guest's host side sees (its queue is the one "
+         "described), each served by the guest's own nvmet from an sbd bio disk of its own, made "
+         "as the sbd bio column's." if ndevs else ""))
     p("")
 
     # ---- throughput ------------------------------------------------------------
@@ -442,6 +479,7 @@ def main():
     p("")
     head = ["row", "unit"] + [DEV_LABEL[d] for d in cols]
     pairs = [(s, r) for r in ("brd", "nullb-mem") for s in SBD if s in cols and r in cols]
+    pairs += [(n, "sbd-bio") for n in ndevs if "sbd-bio" in cols]
     head += [f"{DEV_LABEL[s]} / {DEV_LABEL[r]}" for s, r in pairs]
     if prev and "sbd-mq" in cols:
         head.append(f"sbd mq / previous {prev_dev}")
@@ -463,7 +501,18 @@ def main():
           "null_blk mem poll, the disks with a poll queue, driven with `--hipri`; the same jobs "
           "on the plain disks, with and without `--hipri`, are in \"Polled I/O\" below.")
         p("")
+    if ndevs:
+        p("The network columns are the same jobs on an sbd bio disk read and written through "
+          "the kernel's NVMe host and target in this guest; their ratio to sbd bio is what the "
+          "path keeps of the local disk's throughput (below 1: what it costs).")
+        p("")
     notes = []
+    for w in net.get("skipped", "").split(";"):
+        if w.strip():
+            d, _, why_not = w.strip().partition(":")
+            notes.append(f"{DEV_LABEL.get(d, d)} not run: {why_not.strip()}")
+    if ndevs and any(r not in FIO_ROWS or r in POLL_ROWS for r in rows):
+        notes.append(", ".join(DEV_LABEL[d] for d in ndevs) + ": the fio rows only")
     why = [w.strip() for w in poll.get("skipped", "").split(";")
            if w.strip().split(":")[0] in POLL_DEVICES]
     if why and any(r in POLL_ROWS for r in rows):
@@ -684,7 +733,9 @@ def main():
     p("")
     p("Not targets, information: sbd mq against brd (the table's \"sbd mq / brd\" column); "
       "the cache=1 trims; sbd against null_blk nomem"
-      + ("; the polled rows' runs without polling (\"Polled I/O\")." if prows else ".")
+      + ("; the polled rows' runs without polling (\"Polled I/O\")" if prows else "")
+      + ("; the network path (" + ", ".join(DEV_LABEL[d] for d in ndevs) + " against sbd bio)"
+         if ndevs else "") + "."
       + ("" if prev else " sbd mq is judged only against a previous report (`BENCH_PREVIOUS=CSV`"
                          ", report.py --previous): none was given."))
     p("")
@@ -802,19 +853,24 @@ def main():
     # ---- chart -----------------------------------------------------------------------
     # Each row relative to brd's median (to null_blk mem's where brd has no
     # run: trims on kernels whose brd has no discard, and the polled rows,
-    # where the columns are the poll disks: relative to null_blk mem poll);
-    # times turned round.
+    # where the columns are the poll disks: relative to null_blk mem poll;
+    # with the network disks, to sbd bio's where neither ran); times turned
+    # round.
     plotted = set()	# disks with a value in the chart: gnuplot fails on an empty column
+    refs_used = set()
     with open(a.out + ".dat", "w") as f:
         f.write("# row " + " ".join(f"{d}_med {d}_min {d}_max" for d in cols) + "\n")
         for row in rows:
-            refd = next((r for r in ("brd", "nullb-mem") if med(row, run_dev(row, r))), None)
+            refd = next((r for r in ("brd", "nullb-mem") + (("sbd-bio",) if ndevs else ())
+                         if med(row, run_dev(row, r))), None)
             if refd is None:
                 continue
+            refs_used.add(refd)
             ref, unit = med(row, run_dev(row, refd)), ROWS[row][1]
             xt = ROWS[row][2] + ("" if refd == "brd" else
                                  "\\n(poll disks, vs null\\\\_blk mem poll)" if row in POLL_ROWS else
-                                 "\\n(vs null\\\\_blk mem)")
+                                 "\\n(vs null\\\\_blk mem)" if refd == "nullb-mem" else
+                                 "\\n(vs sbd bio)")
             dat = [f'"{xt}"']
             for d in cols:
                 v = runs.get((row, run_dev(row, d)))
@@ -838,11 +894,17 @@ def main():
         xt = ":xtic(1)" if not plots else ""
         title = DEV_LABEL[d].replace("_", "\\_")
         plots.append(f"{src} using {c}:{c + 1}:{c + 2}{xt} title '{title}' lc rgb '{COLORS[d]}'")
+    # What the bars are relative to: brd, unless a run with the network
+    # disks had no brd (then null_blk mem's or sbd bio's, as each row says).
+    ref_label = "brd"
+    if ndevs and refs_used and "brd" not in refs_used:
+        ref_label = " or ".join(DEV_LABEL[r] for r in ("nullb-mem", "sbd-bio") if r in refs_used)
+    ref_dq, ref_sq = ref_label.replace("_", "\\\\_"), ref_label.replace("_", "\\_")
     gp = f"""# generated by bench/report.py
 set terminal pngcairo size {max(1400, 150 * len(rows) + 200)},760 font 'sans,11'
 set output '{os.path.basename(a.out)}.png'
-set title "sbd (bio, mq), brd and null\\\\_blk on {kver}, {host.get('date', '')}: throughput relative to brd \
-(times: brd's time / the disk's)\\n\
+set title "sbd (bio, mq), brd and null\\\\_blk on {kver}, {host.get('date', '')}: throughput relative to {ref_dq} \
+(times: {ref_dq}'s time / the disk's)\\n\
 median of {rounds} round(s), bars from min to max; {meta.get('ncpus')} vCPUs under QEMU TCG, \
 {meta.get('size_mib')} MiB disks"
 set style data histogram
@@ -851,7 +913,7 @@ set style fill solid 0.85 border -1
 set boxwidth 0.9
 set key top left
 set bmargin 6
-set ylabel 'throughput / brd (median)'
+set ylabel 'throughput / {ref_sq} (median)'
 set yrange [0:*]
 set grid ytics
 set xtics font ',9'

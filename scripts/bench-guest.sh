@@ -11,7 +11,11 @@
 #      back; then the cost of an empty BIG_GIB (1 TiB) disk;
 #   2. speed: all five disks loaded at once, then, ROUNDS times each, the
 #      disks interleaved in each round and their order rotating per round:
-#        a. the fio rows (ALL_FIO_ROWS) on the prefilled disks;
+#        a. the fio rows (ALL_FIO_ROWS) on the prefilled disks, and on the
+#           network disks when asked for (NET_DEVICES: an sbd bio disk
+#           served by nvmet and used through the NVMe host over TCP on
+#           127.0.0.1 or nvme-loop), which serve these rows only and are
+#           removed after them;
 #        a'. the polled rows (ALL_POLL_ROWS): io_uring IOPOLL (fio --hipri)
 #           on two disks with one poll queue, sbd-mq-poll and nullb-mem-poll
 #           (made for each round, one at a time, and written whole first),
@@ -42,13 +46,15 @@
 #                   fs, crash; "none"
 #   BENCH_DEVICES   disks (sbd-bio sbd-mq brd nullb-mem nullb-nomem
 #                   sbd-mq-poll nullb-mem-poll; "sbd" means the three sbd
-#                   disks; the last two serve only the polled rows)
+#                   disks; the last two serve only the polled rows); not by
+#                   default: sbd-bio-tcp sbd-bio-loop, for the fio rows only
 #   BENCH_BIG_GIB   the "empty big disk" (1024)  BENCH_MEMORY   0 skips step 1
 #   BENCH_FS_TREE   the tree the fs rows copy (a linux-headers-*-common tree)
 #   BENCH_PROFILE   1 adds step 2b
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. tests/lib/common.sh # mem_free_kib, SBD_KO
+. tests/lib/common.sh # mem_free_kib, SBD_KO, SBDCTL
+. tests/lib/export.sh # HOSTNQN, NVMET, nvme_dev, nvme_gone
 
 SIZE_MIB=${BENCH_SIZE_MIB:-1024}
 RUNTIME=${BENCH_RUNTIME:-10}
@@ -65,6 +71,11 @@ ROWS=${ROWS//,/ }	# commas: SBD_GUEST_ENV splits on spaces
 # The disks of the polled rows only (made for them, one at a time): sbd mq
 # and null_blk mem with one poll queue.
 POLL_DEVICES="sbd-mq-poll nullb-mem-poll"
+# The disks of the fio rows only, asked for by name: an sbd bio disk served
+# by nvmet, used through the NVMe host over TCP on 127.0.0.1 (exported with
+# sbdctl) or nvme-loop.  Not in the default list: each holds another whole
+# disk of memory during the fio rows, and 6.1 has no nvme-loop.
+NET_DEVICES="sbd-bio-tcp sbd-bio-loop"
 ALL_DEVICES="sbd-bio sbd-mq brd nullb-mem nullb-nomem $POLL_DEVICES"
 DEVICES=${BENCH_DEVICES:-$ALL_DEVICES}
 DEVICES=" ${DEVICES//,/ } "
@@ -97,14 +108,20 @@ for row in $ROWS; do
 done
 devs=()
 for d in $DEVICES; do
-	has "$d" "$ALL_DEVICES" || die "unknown device '$d' (known: $ALL_DEVICES, sbd)"
+	has "$d" "$ALL_DEVICES $NET_DEVICES" || die "unknown device '$d' (known: $ALL_DEVICES $NET_DEVICES, sbd)"
 	has "$d" "${devs[*]:-}" || devs+=("$d")
 done
 DEVICES="${devs[*]:-}"
-# The disks loaded for the whole speed step: all but the polled rows' own.
+# The disks loaded for the speed step: all but the polled rows' own; the
+# network disks only when there are fio rows to run on them.
 MAIN_DEVICES=""
 for d in $DEVICES; do
-	has "$d" "$POLL_DEVICES" || MAIN_DEVICES+="$d "
+	if has "$d" "$POLL_DEVICES"; then continue; fi
+	if has "$d" "$NET_DEVICES" && [ -z "$FIO_ROWS" ]; then
+		log "$d left out: it serves only the fio rows, and none runs"
+		continue
+	fi
+	MAIN_DEVICES+="$d "
 done
 
 # emit KIND NAME: stdin as one record on the results channel.
@@ -192,10 +209,109 @@ sbd_destroy() {
 	rmdir "$SBD_CFS/$1"
 }
 
+# ---- the network disks (NET_DEVICES) ------------------------------------------
+# nqn_of NAME: the NQN an sbd disk is served under, from its uuid (sbdctl's
+# choice; the nvme-loop disk takes the same form).
+nqn_of() {
+	echo "nqn.2014-08.org.nvmexpress:uuid:$(cat "$SBD_CFS/$1/uuid")"
+}
+
+# net_missing NAME: why the network disk NAME cannot be made here (a module
+# this kernel lacks, a missing tool), or nothing.
+net_missing() {
+	local m mods="nvmet nvmet-tcp nvme-tcp" tools="nvme ip"
+	case $1 in *-loop) mods="nvmet nvme-loop" tools=nvme ;; esac
+	for m in $mods; do
+		if ! modprobe_k -n "$m" 2>/dev/null; then
+			echo "this kernel has no $m module ($(case $m in
+				nvmet) echo CONFIG_NVME_TARGET ;; nvmet-tcp) echo CONFIG_NVME_TARGET_TCP ;;
+				nvme-tcp) echo CONFIG_NVME_TCP ;; nvme-loop) echo CONFIG_NVME_TARGET_LOOP ;; esac))"
+			return 0
+		fi
+	done
+	for m in $tools; do
+		command -v "$m" >/dev/null || { echo "no $m command"; return 0; }
+	done
+	case $1 in *-tcp) [ -x "$SBDCTL" ] || echo "no $SBDCTL (make -C tools/sbdctl O=../../build/sbdctl)" ;; esac
+}
+
+# loop_export NAME NQN: the sbd disk NAME served by nvmet under NQN on an
+# nvme-loop port of its own (sbdctl serves TCP only): what sbdctl export
+# sets up, any host allowed, the port an nvme-loop one.
+loop_export() {
+	local s=$NVMET/subsystems/$2 uuid n=1
+	uuid=$(cat "$SBD_CFS/$1/uuid")
+	mkdir "$s"
+	echo 1 >"$s/attr_allow_any_host"
+	mkdir "$s/namespaces/1"
+	echo "/dev/$(cat "$SBD_CFS/$1/device")" >"$s/namespaces/1/device_path"
+	echo "$uuid" >"$s/namespaces/1/device_uuid"
+	echo "$uuid" >"$s/namespaces/1/device_nguid"
+	echo 1 >"$s/namespaces/1/enable" || die "$1: nvmet cannot enable its namespace"
+	while [ -e "$NVMET/ports/$n" ]; do n=$((n + 1)); done
+	mkdir "$NVMET/ports/$n"
+	echo loop >"$NVMET/ports/$n/addr_trtype"
+	ln -s "$s" "$NVMET/ports/$n/subsystems/$2"
+}
+
+# loop_unexport NQN: loop_export undone, in the reverse order.
+loop_unexport() {
+	local s=$NVMET/subsystems/$1 l
+	for l in "$NVMET"/ports/*/subsystems/"$1"; do
+		[ -L "$l" ] || continue
+		rm "$l"
+		rmdir "${l%/subsystems/*}"
+	done
+	echo 0 >"$s/namespaces/1/enable"
+	rmdir "$s/namespaces/1" "$s"
+}
+
+# net_create NAME SIZE_MIB [ATTR=VALUE...]: an sbd bio disk made as
+# sbd_create makes sbd-bio (queue_mode from the name), served by nvmet and
+# connected through this guest's NVMe host; prints the host's namespace
+# (/dev/nvmeXnY; under native multipath the head, not a hidden path).
+net_create() {
+	local name=$1 nqn conn cmd ns
+	sbd_create "$@" >/dev/null
+	nqn=$(nqn_of "$name")
+	case $name in
+	*-tcp)
+		# sbdctl prints the connect command that works (127.0.0.1:4420).
+		conn=$("$SBDCTL" export "$name" --host "$HOSTNQN" | grep '^nvme connect ') ||
+			die "$name: sbdctl export failed"
+		read -ra cmd <<<"$conn"
+		"${cmd[@]}" >/dev/null || die "$name: $conn failed" ;;
+	*-loop)
+		loop_export "$name" "$nqn"
+		nvme connect -t loop -n "$nqn" --hostnqn "$HOSTNQN" >/dev/null ||
+			die "$name: nvme connect -t loop failed" ;;
+	esac
+	ns=$(nvme_dev "$(cat "$SBD_CFS/$name/uuid")")
+	echo "/dev/$ns"
+}
+
+# net_destroy NAME: disconnected (the namespace gone), unexported, and the
+# sbd disk removed.
+net_destroy() {
+	local nqn
+	nqn=$(nqn_of "$1")
+	nvme disconnect -n "$nqn" >/dev/null || die "$1: nvme disconnect failed"
+	nvme_gone "$(cat "$SBD_CFS/$1/uuid")"
+	case $1 in
+	*-tcp) "$SBDCTL" unexport "$1" >/dev/null || die "$1: sbdctl unexport failed" ;;
+	*-loop) loop_unexport "$nqn" ;;
+	esac
+	sbd_destroy "$1"
+}
+
 # dev_how NAME SIZE_MIB: how dev_load makes the disk, for the report.
 dev_how() {
 	local name=$1 size=$2 mode
 	case $name in
+	sbd-bio-tcp)
+		echo "an sbd bio disk ($(dev_how sbd-bio "$size")) served by nvmet over NVMe/TCP on 127.0.0.1:4420 (sbdctl export), used through the kernel's nvme-tcp host (nvme connect -t tcp)" ;;
+	sbd-bio-loop)
+		echo "an sbd bio disk ($(dev_how sbd-bio "$size")) served by nvmet on an nvme-loop port (its configfs), used through the kernel's NVMe host (nvme connect -t loop): no network stack" ;;
 	sbd-*)
 		mode=${name#sbd-}
 		mode=${mode%%-*}
@@ -211,6 +327,8 @@ dev_load() {
 	local name=$1 size=$2 path
 	shift 2
 	case $name in
+	sbd-bio-tcp | sbd-bio-loop)
+		path=$(net_create "$name" "$size" "$@") ;;
 	sbd-*)
 		path=$(sbd_create "$name" "$size" "$@") ;;
 	brd)
@@ -237,6 +355,7 @@ dev_load() {
 # dev_unload NAME: the disk and its data go (brd: the module).
 dev_unload() {
 	case $1 in
+	sbd-bio-tcp | sbd-bio-loop) net_destroy "$1" ;;
 	sbd-*) sbd_destroy "$1" ;;
 	brd) rmmod brd ;;
 	nullb-*) nullb_destroy "$1" ;;
@@ -252,7 +371,7 @@ dev_fresh() {
 
 # What a disk's queue looks like, as key=value lines.
 dev_describe() {
-	local name=$1 path=${DEV[$1]} b q a v
+	local name=$1 path=${DEV[$1]} b q a v c sb nqn
 	b=${path#/dev/}
 	q=/sys/block/$b/queue
 	echo "name=$name"
@@ -278,6 +397,26 @@ dev_describe() {
 		for a in memory_backed irqmode submit_queues poll_queues hw_queue_depth blocking \
 			blocksize size discard; do
 			if v=$(cat "$NULLB_CFS/$name/$a" 2>/dev/null); then echo "nullb_$a=$v"; fi
+		done ;;
+	sbd-bio-tcp | sbd-bio-loop)
+		# The NVMe controller of the namespace, and the sbd disk behind it.
+		nqn=$(nqn_of "$name")
+		for c in /sys/class/nvme/nvme*; do
+			[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$nqn" ] || continue
+			echo "nvme_ctrl=${c##*/}"
+			echo "nvme_transport=$(cat "$c/transport" 2>/dev/null)"
+			echo "nvme_address=$(tr '\n' ' ' <"$c/address" 2>/dev/null)"
+			# queue_count counts the admin queue; sqsize is 0's based.
+			if v=$(cat "$c/queue_count" 2>/dev/null); then echo "nvme_io_queues=$((v - 1))"; fi
+			if v=$(cat "$c/sqsize" 2>/dev/null); then echo "nvme_queue_size=$((v + 1))"; fi
+		done
+		# Under native multipath the namespace is a head over hidden paths.
+		echo "nvme_paths=$(find "/sys/block/$b/multipath" -mindepth 1 -maxdepth 1 -printf '%f ' 2>/dev/null)"
+		sb=$(cat "$SBD_CFS/$name/device")
+		echo "sbd_backing=/dev/$sb"
+		echo "sbd_queue_mode=$(cat "/sys/block/$sb/sbd/queue_mode" 2>/dev/null || echo '?')"
+		for a in queue_mode cache discard logical_block_size; do
+			if v=$(cat "$SBD_CFS/$name/$a" 2>/dev/null); then echo "sbd_cfg_$a=$v"; fi
 		done ;;
 	sbd-*)
 		# The disk's own view (sysfs) and its configfs attributes.
@@ -386,13 +525,40 @@ command -v fio >/dev/null || die "fio missing"
 # null_blk and sbd are loaded once, without disks; their disks are made and
 # removed through configfs.
 modprobe_k null_blk nr_devices=0 || die "cannot load null_blk"
-if has sbd-bio "$DEVICES" || has sbd-mq "$DEVICES" || has sbd-mq-poll "$DEVICES"; then
+if [[ " $DEVICES" == *" sbd-"* ]]; then
 	sbd_deps
 	insmod "$SBD_KO" ndevices=0 || die "insmod $SBD_KO ndevices=0 failed"
 	if ! mountpoint -q /sys/kernel/config; then
 		mount -t configfs none /sys/kernel/config || die "cannot mount configfs"
 	fi
 	[ -d $SBD_CFS ] || die "no $SBD_CFS"
+fi
+
+# The network disks: left out, with the reason (the report gives it), where
+# this kernel lacks a module (6.1: nvme-loop) or a tool is missing; else
+# their modules loaded here, from SBD_MODDIR (sbdctl's own modprobe, run
+# when nvmet-tcp is not loaded, would look in the guest root's modules).
+net_devs="" net_skipped=""
+for d in $NET_DEVICES; do
+	has "$d" "$MAIN_DEVICES" || continue
+	why=$(net_missing "$d")
+	if [ -n "$why" ]; then
+		net_skipped+="$d: $why; "
+		MAIN_DEVICES=$(for x in $MAIN_DEVICES; do [ "$x" = "$d" ] || printf '%s ' "$x"; done)
+		log "$d skipped: $why"
+		continue
+	fi
+	case $d in
+	*-tcp)
+		modprobe_k -a nvmet nvmet-tcp nvme-tcp || die "cannot load nvmet, nvmet-tcp, nvme-tcp"
+		ip link set lo up || die "cannot bring up lo" ;;
+	*-loop) modprobe_k -a nvmet nvme-loop || die "cannot load nvmet, nvme-loop" ;;
+	esac
+	[ -d "$NVMET" ] || die "no $NVMET"
+	net_devs+="$d "
+done
+if [ -n "$net_devs$net_skipped" ]; then
+	printf 'devices=%s\nskipped=%s\nhostnqn=%s\n' "$net_devs" "$net_skipped" "$HOSTNQN" | emit kv net
 fi
 
 # How long each step took, for the report (key=value lines).
@@ -532,6 +698,10 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		log "round $r/$ROUNDS: $row on ${order[*]}"
 		for d in "${order[@]}"; do run_fio "$row" "$d" "$r"; done
 	done
+done
+# The network disks serve only the fio rows: gone before the other steps.
+for d in "${devs[@]}"; do
+	if has "$d" "$NET_DEVICES"; then dev_unload "$d"; fi
 done
 phase_end fio_rows
 
@@ -903,7 +1073,9 @@ if has crash "$SPECIAL_ROWS"; then
 	phase_end crash
 fi
 
-for d in "${devs[@]}"; do dev_unload "$d"; done
+for d in "${devs[@]}"; do
+	if [ -n "${DEV[$d]:-}" ]; then dev_unload "$d"; fi
+done
 if [ -d /sys/module/sbd ]; then rmmod sbd; fi
 printf '%stotal_s=%s\n' "$PHASES" "$SECONDS" | emit kv phases
 echo "@@DONE" >>"$OUT"
