@@ -15,7 +15,7 @@
  *   K = 0          none
  *   K = 1..n       the first K, in order (a crash right after the K-th)
  *   K > n          a choice made from (seed, E, K): each write kept whole,
- *                  lost, or torn at logical-block granularity; kept in
+ *                  lost, or torn at physical-block granularity; kept in
  *                  order, so a block written several times may end up
  *                  with any of its versions.  FUA writes are always kept.
  *
@@ -478,19 +478,25 @@ static int sbd_crash_apply(struct sbd_store *dst, struct sbd_log *log,
 	return 0;
 }
 
+/*
+ * A torn write: each physical block it covers kept or not.  The physical
+ * block, not the logical one, is what a disk writes whole (a 512e drive
+ * writes 4 KiB at a time), and filesystems count on it: ext4's 1 KiB
+ * superblock torn between two 512-byte halves fails its checksum.
+ */
 static int sbd_crash_apply_torn(struct sbd_store *dst, struct sbd_log *log,
 				const struct sbd_log_entry *e,
 				struct sbd_crash_pick *p, void *buf)
 {
-	u64 pos, end = e->pos + e->len;
+	u64 unit = max(log->block_size, log->physical_block_size);
+	u64 pos, next, end = e->pos + e->len;
 	int ret;
 
-	for (pos = e->pos; pos < end; pos += log->block_size) {
+	for (pos = e->pos; pos < end; pos = next) {
+		next = min(round_down(pos, unit) + unit, end);
 		if (!sbd_crash_pick_block(p))
 			continue;
-		ret = sbd_crash_apply(dst, log, e, pos,
-				      min_t(u64, log->block_size, end - pos),
-				      buf);
+		ret = sbd_crash_apply(dst, log, e, pos, next - pos, buf);
 		if (ret)
 			return ret;
 	}

@@ -151,7 +151,7 @@ commands=$(grep -oE '\{[ \t]*"[^"]+"[ \t]*,[ \t]*cmd_[A-Za-z0-9_]+[ \t]*\}' "$SB
 [ -n "$commands" ] || problem "$SBDCTL_SRC: no command table found (did its pattern change?)"
 
 # "cmd_FN OPTION" for every { "OPTION", ..._argument of a cmd_* function
-# (in sbdctl.c and the other files of sbdctl: export.c).
+# (in sbdctl.c and the other files of sbdctl: export.c, crashtest.c).
 options=$(awk '
 	/^(static[ \t]+)?int[ \t]+cmd_[A-Za-z0-9_]+\(/ {
 		fn = $0; sub(/^(static[ \t]+)?int[ \t]+/, "", fn); sub(/\(.*/, "", fn); next
@@ -160,7 +160,7 @@ options=$(awk '
 	fn != "" && match($0, /\{[ \t]*"[^"]+"[ \t]*,[ \t]*(required|no|optional)_argument/) {
 		o = substr($0, RSTART, RLENGTH); sub(/^\{[ \t]*"/, "", o); sub(/".*/, "", o)
 		print fn, o
-	}' "$SBDCTL_SRC" tools/sbdctl/export.c)
+	}' "$SBDCTL_SRC" tools/sbdctl/export.c tools/sbdctl/crashtest.c)
 
 # ---- coverage ----------------------------------------------------------
 

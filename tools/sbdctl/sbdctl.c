@@ -61,6 +61,8 @@ static const char usage_main[] =
 "  log DEV [--json]              show the write log: epochs, writes, marks\n"
 "  crash-image DEV --epoch E --state K [--name NAME]\n"
 "                                make a crash state a new disk, print it\n"
+"  crash-test --size SIZE --run CMD --check CMD [OPTIONS]\n"
+"                                run a workload once, check its crash states\n"
 "\n"
 "Serving disks to other machines (NVMe/TCP, the kernel's nvmet):\n"
 "  export DEV (--host HOSTNQN... | --any-host) [--addr ADDR] [--port PORT]\n"
@@ -1802,6 +1804,7 @@ static const struct command {
 	{ "mark", cmd_mark },
 	{ "log", cmd_log },
 	{ "crash-image", cmd_crash_image },
+	{ "crash-test", cmd_crash_test },
 	{ "export", cmd_export },
 	{ "unexport", cmd_unexport },
 };

@@ -79,6 +79,9 @@ int knobs_cut(int argc, char **argv, const struct option *longopts);
 int knobs_fail(int argc, char **argv, const struct option *longopts);
 
 /* export.c */
+/* crashtest.c */
+int cmd_crash_test(int argc, char **argv);
+
 int cmd_export(int argc, char **argv);
 int cmd_unexport(int argc, char **argv);
 /*

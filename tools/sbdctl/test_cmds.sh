@@ -978,7 +978,29 @@ echo "size,power,device,features" >"$C/features"
 sbd snapshot c
 expect "a module without crash testing: exit 1, says so" 1 "" \
 	"sbdctl: the loaded sbd module has no crash testing (no snapshot attribute)"
-for c in snapshot restore mark log crash-image; do
+# crash-test: its options here; what it finds, on the real module
+# (tests/sbdctl/crash-test.sh).
+sbd crash-test --run true --check true
+expect "crash-test without --size: exit 2" 2 "" "sbdctl: missing --size (see 'sbdctl crash-test --help')"
+sbd crash-test --size 16M --run true
+expect "crash-test without --check: exit 2" 2 "" "sbdctl: missing --check (see 'sbdctl crash-test --help')"
+sbd crash-test --size 16M --run true --check true --jobs 17
+expect "crash-test --jobs 17: exit 2" 2 "" "sbdctl: invalid --jobs '17': 1 to 16 (see 'sbdctl crash-test --help')"
+sbd crash-test --size 16M --run true --check true --jobs 0
+expect "crash-test --jobs 0: exit 2" 2 "" "sbdctl: invalid --jobs '0': 1 to 16 (see 'sbdctl crash-test --help')"
+sbd crash-test --size 16M --run true --check true --epochs 3-1
+expect "crash-test --epochs 3-1: exit 2" 2 "" "sbdctl: invalid --epochs '3-1': A-B, A- or A, A <= B (see 'sbdctl crash-test --help')"
+sbd crash-test --size 16M --run true --check true --states 1000001
+expect "crash-test --states 1000001: exit 2" 2 "" "sbdctl: invalid --states '1000001': 0 to 1000000 (see 'sbdctl crash-test --help')"
+sbd crash-test --size lots --run true --check true
+expect "crash-test --size lots: exit 2" 2 "" "sbdctl: invalid size 'lots' (see 'sbdctl crash-test --help')"
+sbd crash-test --size 16M --run true --check true extra
+expect "crash-test with an argument: exit 2" 2 "" "sbdctl: unexpected argument 'extra' (see 'sbdctl crash-test --help')"
+sbd crash-test --size 16M --run true --check true
+expect "crash-test on a module without crash testing: exit 1, says so" 1 "" \
+	"sbdctl: the loaded sbd module has no crash testing (no crash_image attribute)"
+expect_ls "... and leaves no disk behind" "$CFS" "c"
+for c in snapshot restore mark log crash-image crash-test; do
 	sbd "$c" --help
 	[[ $out == "Usage: sbdctl $c"* ]] && [ "$rc" = 0 ] && result "$c --help" "" ||
 		result "$c --help" "exit $rc: $out"
