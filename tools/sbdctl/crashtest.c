@@ -160,13 +160,7 @@ static pid_t ct_wait(pid_t pid, int *status, const struct ct_job *jobs,
 	pid_t r;
 
 	for (;;) {
-		r = waitpid(pid, &wstatus, 0);
-		if (r >= 0) {
-			*status = ct_status(wstatus);
-			return r;
-		}
-		if (errno != EINTR)
-			return -1;
+		/* a signal before or during the wait: end the children first */
 		if (ct_stop && !killed) {
 			if (pid > 0)
 				kill(-pid, SIGTERM);
@@ -175,6 +169,13 @@ static pid_t ct_wait(pid_t pid, int *status, const struct ct_job *jobs,
 					kill(-jobs[i].pid, SIGTERM);
 			killed = true;
 		}
+		r = waitpid(pid, &wstatus, 0);
+		if (r >= 0) {
+			*status = ct_status(wstatus);
+			return r;
+		}
+		if (errno != EINTR)
+			return -1;
 	}
 }
 

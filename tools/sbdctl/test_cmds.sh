@@ -1629,6 +1629,28 @@ sbd/mem_bytes   0
 sbd/reads       5" ""
 mv "$TMP/saved" "$CFS"
 unset FAKE_FEATURES
+
+# ---- bash completion (sbdctl.bash-completion) ---------------------------
+# comp WORDS...: what completing the last word of "sbdctl WORDS" offers,
+# one line, sorted; the completion runs in a non-interactive bash.
+comp() {
+	PATH="$(dirname "$SBDCTL"):$PATH" SBDCTL_CONFIGFS=$CFS SBDCTL_DEV=$R/dev bash -c '
+		. "$1"; shift
+		COMP_WORDS=(sbdctl "$@"); COMP_CWORD=$#
+		_sbdctl
+		printf "%s\n" "${COMPREPLY[@]}" | sort | paste -sd " "' \
+		comp "$(dirname "$0")/sbdctl.bash-completion" "$@"
+}
+fresh
+mkdir -p "$CFS/alpha" "$CFS/beta" "$R/dev"
+echo "size,cache,power,seed" >"$CFS/alpha/features"
+touch "$R/dev/sbd0" "$R/dev/sbd0p1"
+expect_eq "completion: commands" "$(comp cr)" "crash-image crash-test create"
+expect_eq "completion: options from the command's --help" "$(comp crash-test --ke)" "--keep-failures"
+expect_eq "completion: disks, names and devices" "$(comp show "")" "$R/dev/sbd0 alpha beta"
+expect_eq "completion: power on|off" "$(comp power alpha "")" "off on"
+expect_eq "completion: set offers the disk's attributes" "$(comp set alpha c)" "cache="
+expect_eq "completion: --queue-mode values" "$(comp create --queue-mode "")" "bio mq"
 echo "1..$n"
 [ "$failed" = 0 ] || echo "# $failed of $n failed"
 [ "$failed" = 0 ]
