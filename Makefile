@@ -12,7 +12,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 KERNELS ?= 6.1 6.12 7.2
 KERNEL ?= 6.1
 
-.PHONY: all modules clean install check check-debug check-two-guests ci demo shell bench soak
+.PHONY: all modules clean install check check-debug check-two-guests ci demo shell bench soak crashtest
 
 all: modules
 
@@ -75,3 +75,7 @@ bench:
 # Crash-consistency soak: hundreds of power-cut trials per file system.
 soak:
 	KERNEL=$(KERNEL) scripts/soak
+
+# sbdctl crash-test's proof at full size (ext4, xfs, SQLite).
+crashtest:
+	KERNEL=$(KERNEL) scripts/crashtest

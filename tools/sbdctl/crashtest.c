@@ -40,10 +40,11 @@ static const char usage_crash_test[] =
 "a failing state.  Every disk it made is removed at the end, on ^C and on\n"
 "error too.\n"
 "\n"
-"The commands run with sh -c, their output on stderr, with SBD_DEV (the\n"
-"device) and SBD_DISK (its name, for 'sbdctl mark \"$SBD_DISK\" LABEL');\n"
-"--check also with SBD_STATE (E:K), SBD_EPOCH, SBD_K and SBD_MARK (the last\n"
-"mark logged before the crash point, empty if none).\n"
+"The commands run with sh -c, with SBD_DEV (the device) and SBD_DISK (its\n"
+"name, for 'sbdctl mark \"$SBD_DISK\" LABEL'); --mkfs, --setup and --run\n"
+"print on sbdctl's stderr.  --check also gets SBD_STATE (E:K), SBD_EPOCH,\n"
+"SBD_K and SBD_MARK (the last mark logged before the crash point, empty if\n"
+"none); its output is kept, and shown (its last 4 KiB) if it fails.\n"
 "\n"
 "  -s, --size SIZE      the disk's size (required)\n"
 "      --mkfs CMD       run first, before the baseline\n"
@@ -55,7 +56,7 @@ static const char usage_crash_test[] =
 "      --epochs A-B     only epochs A to B (E as in crash-image; A-, A)\n"
 "  -j, --jobs J         checks at once (1; at most 16)\n"
 "      --log-limit SIZE the write log's limit (256M; a full log is an error)\n"
-"      --keep-failures  keep the failing states' disks, and the workload's\n"
+"  -k, --keep-failures  if states fail: keep their disks, and the workload's\n"
 "  -J, --json           the summary as a JSON object\n"
 "  -h, --help           show this help\n"
 "Exit status: 0 no state failed, 1 some failed (or a command or the disk\n"
@@ -75,15 +76,20 @@ struct ct_opts {
 struct ct_state {
 	uint64_t epoch, k;
 	int status;		/* the check's exit status; 128+N: signal N */
+	bool kept;		/* its disk kept (--keep-failures): dev, NAME-i */
+	char dev[24];		/* "sbdN" */
 	char mark[128];
 	char *out;		/* a failing check's output (its tail) */
-	char name[96];		/* its disk, when kept */
-	char dev[ROOT_MAX + 80];
 };
 
-/* An epoch of the log: n writes (crash-image epoch = log epoch - 1). */
+/*
+ * An epoch of the log: n writes (crash-image epoch = log epoch - 1);
+ * mark0: a mark was logged before its first write, so (E, 0) differs from
+ * (E - 1, n) in what was promised.
+ */
 struct ct_epoch {
 	uint64_t epoch, writes, states, failed;
+	bool mark0;
 };
 
 /* A check running on a crash image. */
@@ -91,14 +97,35 @@ struct ct_job {
 	pid_t pid;
 	size_t state;
 	char name[96];
+	char dev[24];
 	FILE *out;
 };
 
-static volatile sig_atomic_t ct_stop;
+/* More states than this is a mistake: narrow --epochs or --states. */
+#define CT_MAX_TOTAL	(10 * 1000 * 1000)
+
+/*
+ * The process groups of the commands running now (slot CT_MAX_JOBS: mkfs,
+ * setup or run), for the signal handler: a first signal ends them
+ * (SIGTERM, and SIGCONT for a stopped one), a second kills them.
+ */
+static volatile sig_atomic_t ct_stop, ct_signals;
+static volatile pid_t ct_groups[CT_MAX_JOBS + 1];
+static const int ct_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 static void ct_on_signal(int sig)
 {
+	int saved = errno, how = ct_signals++ ? SIGKILL : SIGTERM;
+	size_t i;
+
 	ct_stop = sig;
+	for (i = 0; i < ARRAY_SIZE(ct_groups); i++) {
+		if (ct_groups[i] > 0) {
+			kill(-ct_groups[i], how);
+			kill(-ct_groups[i], SIGCONT);
+		}
+	}
+	errno = saved;
 }
 
 static double ct_now(void)
@@ -110,29 +137,51 @@ static double ct_now(void)
 }
 
 /*
- * Starts sh -c cmd in a process group of its own (so that a ^C or an
- * error ends all of it), its stdout on out (NULL: sbdctl's stderr) and
- * its stderr too; env holds "NAME=VALUE" strings to add.  The pid, or -1.
+ * Starts sh -c cmd in a process group of its own, known to the signal
+ * handler as slot (so that a ^C ends all of it), its stdout and stderr on
+ * out (NULL: sbdctl's stderr), stdin /dev/null; env holds "NAME=VALUE"
+ * strings to add.  The pid; -1 with errno set, EINTR once stopping.
  */
-static pid_t ct_spawn(const char *cmd, FILE *out, char *const env[])
+static pid_t ct_spawn(const char *cmd, FILE *out, char *const env[],
+		      size_t slot)
 {
-	pid_t pid = fork();
+	sigset_t block, old;
+	size_t i;
+	pid_t pid;
 	int fd;
 
-	if (pid > 0)
-		setpgid(pid, pid);	/* both sides: kill(-pid) may come first */
-	if (pid)
+	/* no handler runs between the fork and the slot being set */
+	sigemptyset(&block);
+	for (i = 0; i < ARRAY_SIZE(ct_sigs); i++)
+		sigaddset(&block, ct_sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (ct_stop) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		errno = EINTR;
+		return -1;
+	}
+	pid = fork();
+	if (pid) {
+		if (pid > 0) {
+			setpgid(pid, pid);	/* before any kill(-pid) */
+			ct_groups[slot] = pid;
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return pid;
+	}
 	setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	for (i = 0; i < ARRAY_SIZE(ct_sigs); i++)
+		signal(ct_sigs[i], SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	fd = out ? fileno(out) : STDERR_FILENO;
 	dup2(fd, STDOUT_FILENO);
 	dup2(fd, STDERR_FILENO);
 	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0)
+	if (fd > STDIN_FILENO) {
 		dup2(fd, STDIN_FILENO);
+		close(fd);
+	}
 	for (; *env; env++)
 		putenv(*env);
 	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -148,35 +197,34 @@ static int ct_status(int wstatus)
 }
 
 /*
- * Waits for pid (-1: any child); on a signal to sbdctl, ends the child's
- * process group (pgid; 0: every job's) first.  The child's pid, -1.
+ * Waits for pid (-1: any child) to end, then kills what it left running
+ * in its group (while the leader is a zombie its group id cannot be
+ * reused), reaps it and frees its slot.  The child's pid, or -1.
  */
-static pid_t ct_wait(pid_t pid, int *status, const struct ct_job *jobs,
-		     size_t njobs)
+static pid_t ct_wait(pid_t pid, int *status)
 {
-	bool killed = false;
+	siginfo_t info;
 	int wstatus;
 	size_t i;
-	pid_t r;
 
 	for (;;) {
-		/* a signal before or during the wait: end the children first */
-		if (ct_stop && !killed) {
-			if (pid > 0)
-				kill(-pid, SIGTERM);
-			for (i = 0; i < njobs; i++)
-				if (jobs[i].pid > 0)
-					kill(-jobs[i].pid, SIGTERM);
-			killed = true;
-		}
-		r = waitpid(pid, &wstatus, 0);
-		if (r >= 0) {
-			*status = ct_status(wstatus);
-			return r;
-		}
+		memset(&info, 0, sizeof(info));
+		if (!waitid(pid < 0 ? P_ALL : P_PID, pid < 0 ? 0 : pid, &info,
+			    WEXITED | WNOWAIT))
+			break;
 		if (errno != EINTR)
 			return -1;
 	}
+	pid = info.si_pid;
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, &wstatus, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	for (i = 0; i < ARRAY_SIZE(ct_groups); i++)
+		if (ct_groups[i] == pid)
+			ct_groups[i] = 0;
+	*status = ct_status(wstatus);
+	return pid;
 }
 
 /* Runs one of the user's commands to the end: 0, or a message's code. */
@@ -185,11 +233,13 @@ static int ct_command(const char *what, const char *cmd, char *const env[])
 	int status;
 	pid_t pid;
 
-	pid = ct_spawn(cmd, NULL, env);
+	pid = ct_spawn(cmd, NULL, env, CT_MAX_JOBS);
+	if (pid < 0 && errno == EINTR)
+		return errorf(SBDCTL_EXIT_FAIL, "interrupted before --%s", what);
 	if (pid < 0)
 		return errorf(SBDCTL_EXIT_FAIL, "cannot run --%s: %s", what,
 			      strerror(errno));
-	if (ct_wait(pid, &status, NULL, 0) < 0)
+	if (ct_wait(pid, &status) < 0)
 		return errorf(SBDCTL_EXIT_FAIL, "--%s: %s", what,
 			      strerror(errno));
 	if (ct_stop)
@@ -203,12 +253,13 @@ static int ct_command(const char *what, const char *cmd, char *const env[])
 /* Unmounts whatever is mounted from /dev/NAME or its partitions. */
 static void ct_unmount(const char *dev)
 {
-	char line[4096], src[PATH_MAX], dir[PATH_MAX], want[96];
+	char line[4096], src[PATH_MAX], dir[PATH_MAX], want[ROOT_MAX + 80];
+	int pass;
 	size_t n;
 	FILE *f;
 
 	n = snprintf(want, sizeof(want), "%s/%s", dev_dir, dev);
-	for (int pass = 0; pass < 8; pass++) {
+	for (pass = 0; pass < 8; pass++) {
 		bool found = false;
 
 		f = fopen("/proc/self/mounts", "re");
@@ -272,42 +323,6 @@ static int ct_device(const char *name, char *dev, size_t size)
 	return SBDCTL_EXIT_OK;
 }
 
-/* Reads a whole attribute (the log); NULL after saying why. */
-static char *ct_read_all(const char *name, const char *attr)
-{
-	char path[PATH_MAX], *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n = 0;
-	int fd;
-
-	item_path(path, name, attr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		errorf(0, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			buf = xrealloc(buf, cap);
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += n;
-	}
-	close(fd);
-	if (n < 0) {
-		errorf(0, "%s: %s", path, strerror(errno));
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
 /* The value after key in a "KEY VALUE KEY VALUE" line, or def. */
 static uint64_t ct_field(const char *line, const char *key, uint64_t def)
 {
@@ -331,13 +346,15 @@ static uint64_t ct_field(const char *line, const char *key, uint64_t def)
 static int ct_read_log(const char *name, const struct ct_opts *o,
 		       struct ct_epoch **epochs, size_t *nepochs)
 {
-	char *text = ct_read_all(name, "log"), *line, *save = NULL;
 	struct ct_epoch *e = NULL;
-	size_t n = 0;
+	char *text, *line, *save = NULL;
+	size_t n = 0, i;
 	uint64_t ep;
+	int ret;
 
+	text = read_log(name, &ret);
 	if (!text)
-		return SBDCTL_EXIT_FAIL;
+		return ret;
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "log ", 4) &&
@@ -347,6 +364,15 @@ static int ct_read_log(const char *name, const struct ct_opts *o,
 			return errorf(SBDCTL_EXIT_FAIL,
 				      "the write log filled up (limit %llu bytes): give a larger --log-limit",
 				      (unsigned long long)o->log_limit);
+		}
+		/* "mark ENTRY epoch N after 0 LABEL": before N's first write */
+		if (!strncmp(line, "mark ", 5)) {
+			ep = ct_field(line, "epoch", 0);
+			for (i = 0; ep && i < n; i++)
+				if (e[i].epoch == ep - 1 &&
+				    !ct_field(line, "after", 1))
+					e[i].mark0 = true;
+			continue;
 		}
 		if (strncmp(line, "epoch ", 6))
 			continue;
@@ -359,6 +385,7 @@ static int ct_read_log(const char *name, const struct ct_opts *o,
 		e[n].writes = ct_field(line, "writes", 0);
 		e[n].states = 0;
 		e[n].failed = 0;
+		e[n].mark0 = false;
 		n++;
 	}
 	free(text);
@@ -368,20 +395,25 @@ static int ct_read_log(const char *name, const struct ct_opts *o,
 }
 
 /*
- * The states of the epochs: (E, 0) of the first epoch only (the others
- * equal the whole previous epoch, (E - 1, n)), (E, 1..n), and n + 1 ..
- * n + states seeded ones of each epoch that has writes.
+ * The states of the epochs: (E, 1..n), n + 1 .. n + states seeded ones of
+ * each epoch that has writes, and (E, 0) for the first epoch and those
+ * with a mark before their first write (otherwise (E, 0) is (E - 1, n)
+ * again: the same bytes, the same mark).
  */
 static struct ct_state *ct_list_states(struct ct_epoch *e, size_t ne,
 				       uint64_t seeded, size_t *count)
 {
 	struct ct_state *s = NULL;
 	size_t n = 0, cap = 0, i;
-	uint64_t k, last;
+	uint64_t k, last, total = 0;
 
+	for (i = 0; i < ne; i++)
+		total += e[i].writes + seeded + 1;
+	if (total > CT_MAX_TOTAL)
+		return NULL;
 	for (i = 0; i < ne; i++) {
 		last = e[i].writes ? e[i].writes + seeded : 0;
-		for (k = i ? 1 : 0; k <= last; k++) {
+		for (k = i && !e[i].mark0 ? 1 : 0; k <= last; k++) {
 			if (n == cap) {
 				cap = cap ? 2 * cap : 64;
 				s = xrealloc(s, cap * sizeof(*s));
@@ -405,7 +437,8 @@ static char *ct_tail(FILE *f)
 	size_t n;
 
 	fflush(f);
-	if (fseek(f, 0, SEEK_END) || (end = ftell(f)) < 0)
+	end = fseek(f, 0, SEEK_END) ? 0 : ftell(f);
+	if (end < 0)
 		end = 0;
 	fseek(f, end > CT_OUT_KEEP ? end - CT_OUT_KEEP : 0, SEEK_SET);
 	n = fread(buf, 1, CT_OUT_KEEP, f);
@@ -414,20 +447,23 @@ static char *ct_tail(FILE *f)
 }
 
 /*
- * Makes state s a crash image of src named name and starts the check on
- * it in job j; an exit code.
+ * Makes state s (number si) a crash image of src and starts the check on
+ * it in job j (the handler's slot); an exit code, or -1 when a signal
+ * came first (nothing left).
  */
 static int ct_start_check(const struct ct_opts *o, const char *src,
 			  struct ct_state *s, size_t si, struct ct_job *j,
-			  const char *name)
+			  size_t slot)
 {
-	char val[400], dev[64], path[PATH_MAX];
+	char val[400], path[PATH_MAX], *dev = j->dev, *name = j->name;
 	char env_dev[ROOT_MAX + 80], env_disk[300], env_state[80], env_epoch[40];
 	char env_k[40], env_mark[160];
 	char *env[] = { env_dev, env_disk, env_state, env_epoch, env_k,
 			env_mark, NULL };
+	pid_t pid;
 	int ret;
 
+	snprintf(name, sizeof(j->name), "%.60s-%zu", src, si);
 	ret = ct_mkdir(name);
 	if (ret)
 		return ret;
@@ -437,7 +473,7 @@ static int ct_start_check(const struct ct_opts *o, const char *src,
 	if (!ret)
 		ret = set_attr(name, "power", "1");
 	if (!ret)
-		ret = ct_device(name, dev, sizeof(dev));
+		ret = ct_device(name, dev, sizeof(j->dev));
 	if (!ret) {
 		item_path(path, name, "crash_mark");
 		if (read_file(path, s->mark, sizeof(s->mark)))
@@ -446,6 +482,8 @@ static int ct_start_check(const struct ct_opts *o, const char *src,
 		if (!j->out)
 			ret = errorf(SBDCTL_EXIT_FAIL, "tmpfile: %s",
 				     strerror(errno));
+		else	/* the other checks do not inherit it */
+			fcntl(fileno(j->out), F_SETFD, FD_CLOEXEC);
 	}
 	if (ret) {
 		ct_remove(name);
@@ -459,17 +497,18 @@ static int ct_start_check(const struct ct_opts *o, const char *src,
 		 (unsigned long long)s->epoch);
 	snprintf(env_k, sizeof(env_k), "SBD_K=%llu", (unsigned long long)s->k);
 	snprintf(env_mark, sizeof(env_mark), "SBD_MARK=%s", s->mark);
-	snprintf(s->dev, sizeof(s->dev), "%s/%s", dev_dir, dev);
-	j->pid = ct_spawn(o->check, j->out, env);
-	if (j->pid < 0) {
-		ret = errorf(SBDCTL_EXIT_FAIL, "cannot run --check: %s",
+	pid = ct_spawn(o->check, j->out, env, slot);
+	if (pid < 0) {
+		ret = errno == EINTR ? -1 :
+		      errorf(SBDCTL_EXIT_FAIL, "cannot run --check: %s",
 			     strerror(errno));
 		fclose(j->out);
+		j->out = NULL;
 		ct_remove(name);
 		return ret;
 	}
+	j->pid = pid;
 	j->state = si;
-	snprintf(j->name, sizeof(j->name), "%s", name);
 	return SBDCTL_EXIT_OK;
 }
 
@@ -482,11 +521,12 @@ static void ct_finish(const struct ct_opts *o, struct ct_state *states,
 	s->status = status;
 	if (status && !ct_stop) {
 		s->out = ct_tail(j->out);
-		if (o->keep)
-			snprintf(s->name, sizeof(s->name), "%s", j->name);
+		s->kept = o->keep;
+		snprintf(s->dev, sizeof(s->dev), "%s", j->dev);
 	}
 	fclose(j->out);
-	if (!s->name[0])
+	j->out = NULL;
+	if (!s->kept)
 		ct_remove(j->name);
 	j->pid = 0;
 }
@@ -517,6 +557,7 @@ static void ct_summary(const struct ct_opts *o, const char *src, bool kept,
 		       double secs)
 {
 	double rate = secs > 0 ? ns / secs : 0;
+	char dev[ROOT_MAX + 32];
 	bool first = true;
 	size_t i;
 
@@ -550,8 +591,9 @@ static void ct_summary(const struct ct_opts *o, const char *src, bool kept,
 			else
 				fputs("null", stdout);
 			fputs(", \"device\": ", stdout);
-			if (s[i].name[0])
-				print_json_string(s[i].dev);
+			snprintf(dev, sizeof(dev), "%s/%s", dev_dir, s[i].dev);
+			if (s[i].kept)
+				print_json_string(dev);
 			else
 				fputs("null", stdout);
 			fputs(", \"output\": ", stdout);
@@ -581,8 +623,9 @@ static void ct_summary(const struct ct_opts *o, const char *src, bool kept,
 			printf("  again: sbdctl crash-image %s --epoch %llu --state %llu\n",
 			       src, (unsigned long long)s[i].epoch,
 			       (unsigned long long)s[i].k);
-		if (s[i].name[0])
-			printf("  kept: %s (disk %s)\n", s[i].dev, s[i].name);
+		if (s[i].kept)
+			printf("  kept: %s/%s (disk %.60s-%zu)\n", dev_dir,
+			       s[i].dev, src, i);
 		if (s[i].out && s[i].out[0])
 			ct_print_indented(s[i].out);
 	}
@@ -617,11 +660,10 @@ static size_t ct_check_all(const struct ct_opts *o, const char *src,
 			   size_t ns, int *ret, double *secs)
 {
 	struct ct_job jobs[CT_MAX_JOBS] = { };
-	size_t next = 0, done = 0, failed = 0, running = 0, i, k;
+	size_t next = 0, done = 0, failed = 0, running = 0, i, k, x;
 	bool tty = isatty(STDERR_FILENO);
 	double t0 = ct_now();
-	char name[96];
-	int status;
+	int status, r;
 	pid_t pid;
 
 	while (done < ns) {
@@ -629,17 +671,18 @@ static size_t ct_check_all(const struct ct_opts *o, const char *src,
 		for (i = 0; i < o->jobs && next < ns && !ct_stop && !*ret; i++) {
 			if (jobs[i].pid)
 				continue;
-			snprintf(name, sizeof(name), "%.60s-%zu", src, next);
-			*ret = ct_start_check(o, src, &s[next], next, &jobs[i],
-					      name);
-			if (*ret)
+			r = ct_start_check(o, src, &s[next], next, &jobs[i], i);
+			if (r < 0)
+				break;
+			*ret = r;
+			if (r)
 				break;
 			next++;
 			running++;
 		}
 		if (!running)
 			break;
-		pid = ct_wait(-1, &status, jobs, o->jobs);
+		pid = ct_wait(-1, &status);
 		if (pid < 0)
 			break;
 		for (i = 0; i < o->jobs && jobs[i].pid != pid; i++)
@@ -654,19 +697,21 @@ static size_t ct_check_all(const struct ct_opts *o, const char *src,
 		done++;
 		if (status) {
 			failed++;
-			for (size_t x = 0; x < ne; x++)
+			for (x = 0; x < ne; x++)
 				if (e[x].epoch == s[k].epoch)
 					e[x].failed++;
 		}
 		if (tty)
 			ct_progress(done, ns, failed, t0);
 	}
-	/* stopping: end what still runs */
+	/* only after a failed wait: end what still runs */
 	for (i = 0; i < o->jobs; i++) {
 		if (!jobs[i].pid)
 			continue;
-		kill(-jobs[i].pid, SIGTERM);
-		waitpid(jobs[i].pid, &status, 0);
+		kill(-jobs[i].pid, SIGKILL);
+		while (waitpid(jobs[i].pid, &status, 0) < 0 && errno == EINTR)
+			;
+		ct_groups[i] = 0;
 		ct_finish(o, s, &jobs[i], 0);
 	}
 	if (tty)
@@ -702,9 +747,10 @@ int cmd_crash_test(int argc, char **argv)
 		.first = 0, .last = UINT64_MAX,
 	};
 	char src[64], dev[64], val[32], env_dev[ROOT_MAX + 80], env_disk[128];
+	char name[96];
 	char *env[] = { env_dev, env_disk, NULL };
-	struct sigaction sa = { .sa_handler = ct_on_signal }, old_sa[3];
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = ct_on_signal };
+	struct sigaction old_sa[ARRAY_SIZE(ct_sigs)], old_pipe, old_chld;
 	struct ct_epoch *epochs = NULL;
 	struct ct_state *states = NULL;
 	size_t nepochs = 0, nstates = 0, failed = 0, i;
@@ -719,6 +765,10 @@ int cmd_crash_test(int argc, char **argv)
 		case 'l':
 			if (parse_size(optarg, opt == 's' ? &o.size : &o.log_limit))
 				return usage_error("crash-test", "invalid size '%s'",
+						   optarg);
+			if (!(opt == 's' ? o.size : o.log_limit))
+				return usage_error("crash-test", "invalid --%s '%s': must be above 0",
+						   opt == 's' ? "size" : "log-limit",
 						   optarg);
 			break;
 		case 'm':
@@ -780,9 +830,17 @@ int cmd_crash_test(int argc, char **argv)
 			      "%s is missing: mount configfs (mount -t configfs none /sys/kernel/config)",
 			      cfs_root);
 
-	/* A ^C ends the commands and then removes every disk made. */
-	for (i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, &old_sa[i]);
+	/*
+	 * A ^C ends the commands and then removes every disk made; so does a
+	 * closed pipe on stdout (the write fails instead); and the children
+	 * must be waitable whatever the caller did with SIGCHLD.
+	 */
+	for (i = 0; i < ARRAY_SIZE(ct_sigs); i++)
+		sigaction(ct_sigs[i], &sa, &old_sa[i]);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, &old_pipe);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, &old_chld);
 
 	snprintf(src, sizeof(src), "crash-test-%d", (int)getpid());
 	ret = ct_mkdir(src);
@@ -831,6 +889,12 @@ int cmd_crash_test(int argc, char **argv)
 		goto out;
 	}
 	states = ct_list_states(epochs, nepochs, o.states, &nstates);
+	if (!states) {
+		ret = errorf(SBDCTL_EXIT_FAIL,
+			     "more than %d states: narrow --epochs or --states",
+			     CT_MAX_TOTAL);
+		goto out;
+	}
 	failed = ct_check_all(&o, src, epochs, nepochs, states, nstates, &ret,
 			      &secs);
 	if (!ret) {
@@ -840,14 +904,22 @@ int cmd_crash_test(int argc, char **argv)
 		ret = failed ? SBDCTL_EXIT_FAIL : SBDCTL_EXIT_OK;
 	}
 out:
-	for (i = 0; i < nstates; i++)
+	for (i = 0; i < nstates; i++) {
+		/* kept failing states go too when there is no summary */
+		if (states[i].kept && !kept) {
+			snprintf(name, sizeof(name), "%.60s-%zu", src, i);
+			ct_remove(name);
+		}
 		free(states[i].out);
+	}
 	free(states);
 	free(epochs);
 	if (made && !kept)
 		ct_remove(src);
 	fflush(stdout);
-	for (i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &old_sa[i], NULL);
+	for (i = 0; i < ARRAY_SIZE(ct_sigs); i++)
+		sigaction(ct_sigs[i], &old_sa[i], NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
 	return ret;
 }

@@ -1518,7 +1518,7 @@ static int cmd_mark(int argc, char **argv)
 }
 
 /* Reads the whole log attribute; NULL after saying why. */
-static char *read_log(const char *item, int *ret)
+char *read_log(const char *item, int *ret)
 {
 	char path[PATH_MAX], *buf = NULL;
 	size_t len = 0, cap = 0;

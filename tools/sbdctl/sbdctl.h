@@ -79,6 +79,9 @@ int knobs_cut(int argc, char **argv, const struct option *longopts);
 int knobs_fail(int argc, char **argv, const struct option *longopts);
 
 /* export.c */
+/* The whole log attribute of item; NULL after saying why (*ret: code). */
+char *read_log(const char *item, int *ret);
+
 /* crashtest.c */
 int cmd_crash_test(int argc, char **argv);
 

@@ -992,6 +992,10 @@ sbd crash-test --size 16M --run true --check true --epochs 3-1
 expect "crash-test --epochs 3-1: exit 2" 2 "" "sbdctl: invalid --epochs '3-1': A-B, A- or A, A <= B (see 'sbdctl crash-test --help')"
 sbd crash-test --size 16M --run true --check true --states 1000001
 expect "crash-test --states 1000001: exit 2" 2 "" "sbdctl: invalid --states '1000001': 0 to 1000000 (see 'sbdctl crash-test --help')"
+sbd crash-test --size 0 --run true --check true
+expect "crash-test --size 0: exit 2" 2 "" "sbdctl: invalid --size '0': must be above 0 (see 'sbdctl crash-test --help')"
+sbd crash-test --size 16M --log-limit 0 --run true --check true
+expect "crash-test --log-limit 0: exit 2" 2 "" "sbdctl: invalid --log-limit '0': must be above 0 (see 'sbdctl crash-test --help')"
 sbd crash-test --size lots --run true --check true
 expect "crash-test --size lots: exit 2" 2 "" "sbdctl: invalid size 'lots' (see 'sbdctl crash-test --help')"
 sbd crash-test --size 16M --run true --check true extra
