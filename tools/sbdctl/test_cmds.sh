@@ -1232,10 +1232,8 @@ show_attrs() {	# show_attrs POWER KEEP SEED LATENCY BANDWIDTH
 "log_full_fail       0" \
 "power               $1"
 }
-K_COUNTERS="sbd/queue_mode      bio
-sbd/uuid            $K_UUID
-sbd/poll_queues     0
-sbd/nr_pages        0
+# The counters of a disk that has done nothing, as show prints them.
+ZERO_COUNTERS="sbd/nr_pages        0
 sbd/mem_bytes       0
 sbd/snapshot_pages  0
 sbd/restore_pages   0
@@ -1250,6 +1248,10 @@ sbd/polled          0
 sbd/volatile_blocks 0
 sbd/power_cuts      0
 sbd/lost_blocks     0"
+K_COUNTERS="sbd/queue_mode      bio
+sbd/uuid            $K_UUID
+sbd/poll_queues     0
+$ZERO_COUNTERS"
 SHOW_K="device              /dev/sbd1
 name                k
 $(show_attrs 1 0 0 0 0)
@@ -1574,21 +1576,7 @@ expect "show on an older module: what it has" 0 "device              /dev/sbd2
 name                bare
 size                1048576
 power               1
-sbd/nr_pages        0
-sbd/mem_bytes       0
-sbd/snapshot_pages  0
-sbd/restore_pages   0
-sbd/reads           0
-sbd/writes          0
-sbd/flushes         0
-sbd/discards        0
-sbd/write_zeroes    0
-sbd/fua_writes      0
-sbd/errors_injected 0
-sbd/polled          0
-sbd/volatile_blocks 0
-sbd/power_cuts      0
-sbd/lost_blocks     0" ""
+$ZERO_COUNTERS" ""
 
 # --help of each, the summary, and no module.
 for c in "show DEV [--json]" "set DEV ATTR=VALUE..." "power DEV on|off" \
