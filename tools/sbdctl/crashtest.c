@@ -295,18 +295,6 @@ static void ct_remove(const char *name)
 		       strerror(errno));
 }
 
-/* mkdir an item of that name; an exit code. */
-static int ct_mkdir(const char *name)
-{
-	char path[PATH_MAX];
-
-	item_path(path, name, NULL);
-	if (!mkdir(path, 0755))
-		return SBDCTL_EXIT_OK;
-	return errorf(SBDCTL_EXIT_FAIL, "cannot create disk '%s': %s", name,
-		      strerror(errno));
-}
-
 /* The device of a powered item into dev ("sbdN"); an exit code. */
 static int ct_device(const char *name, char *dev, size_t size)
 {
@@ -464,7 +452,7 @@ static int ct_start_check(const struct ct_opts *o, const char *src,
 	int ret;
 
 	snprintf(name, sizeof(j->name), "%.60s-%zu", src, si);
-	ret = ct_mkdir(name);
+	ret = make_item(name, true);
 	if (ret)
 		return ret;
 	snprintf(val, sizeof(val), "%s %llu %llu", src,
@@ -746,7 +734,7 @@ int cmd_crash_test(int argc, char **argv)
 		.log_limit = 256ULL << 20, .states = 4, .seed = 1, .jobs = 1,
 		.first = 0, .last = UINT64_MAX,
 	};
-	char src[64], dev[64], val[32], env_dev[ROOT_MAX + 80], env_disk[128];
+	char src[64], dev[64], env_dev[ROOT_MAX + 80], env_disk[128];
 	char name[96];
 	char *env[] = { env_dev, env_disk, NULL };
 	struct sigaction sa = { .sa_handler = ct_on_signal };
@@ -843,7 +831,7 @@ int cmd_crash_test(int argc, char **argv)
 	sigaction(SIGCHLD, &sa, &old_chld);
 
 	snprintf(src, sizeof(src), "crash-test-%d", (int)getpid());
-	ret = ct_mkdir(src);
+	ret = make_item(src, true);
 	if (ret)
 		goto out;
 	made = true;
@@ -852,13 +840,11 @@ int cmd_crash_test(int argc, char **argv)
 			     "the loaded sbd module has no crash testing (no crash_image attribute)");
 		goto out;
 	}
-	snprintf(val, sizeof(val), "%llu", (unsigned long long)o.size);
-	ret = set_attr(src, "size", val);
+	ret = set_attr_u64(src, "size", o.size);
 	if (!ret)
 		ret = set_attr(src, "cache", "1");
-	snprintf(val, sizeof(val), "%llu", (unsigned long long)o.seed);
 	if (!ret)
-		ret = set_attr(src, "seed", val);
+		ret = set_attr_u64(src, "seed", o.seed);
 	if (!ret)
 		ret = set_attr(src, "power", "1");
 	if (!ret)
@@ -873,9 +859,8 @@ int cmd_crash_test(int argc, char **argv)
 	if (!ret && o.setup)
 		ret = ct_command("setup", o.setup, env);
 	/* the baseline: what mkfs and setup left, durable */
-	snprintf(val, sizeof(val), "%llu", (unsigned long long)o.log_limit);
 	if (!ret)
-		ret = set_attr(src, "log_limit", val);
+		ret = set_attr_u64(src, "log_limit", o.log_limit);
 	if (!ret)
 		ret = set_attr(src, "snapshot", "1");
 	if (!ret)

@@ -393,7 +393,7 @@ int set_attr(const char *item, const char *attr, const char *val)
 	return errorf(SBDCTL_EXIT_FAIL, "%s=%s: %s", attr, val, strerror(-ret));
 }
 
-static int set_attr_u64(const char *item, const char *attr, uint64_t v)
+int set_attr_u64(const char *item, const char *attr, uint64_t v)
 {
 	char val[32];
 
@@ -944,7 +944,7 @@ static const struct create_attr {
 };
 
 /* mkdir of a new item: name, or the first free diskN.  Fills name. */
-static int make_item(char *name, bool given)
+int make_item(char *name, bool given)
 {
 	char path[PATH_MAX], **names = NULL;
 	struct dirent *d;

@@ -52,6 +52,10 @@ int read_u64(const char *path, uint64_t *v);
 bool item_has(const char *item, const char *attr);
 /* write_attr that says what failed ("ATTR=VALUE: error"): an exit code. */
 int set_attr(const char *item, const char *attr, const char *val);
+/* set_attr() of a decimal number. */
+int set_attr_u64(const char *item, const char *attr, uint64_t v);
+/* mkdir of a new item: name (given), or the first free diskN into name. */
+int make_item(char *name, bool given);
 /* s as a JSON string, quoted, on stdout. */
 void print_json_string(const char *s);
 /* help_only(): the options of a command that has only --help. */

@@ -97,6 +97,20 @@ expect_eq() {
 	result "$1" "$([ "$2" = "$3" ] || printf 'got:\n%s\nexpected:\n%s' "$2" "$3")"
 }
 
+# expect_jq WHAT FILTER WANT: the last output, through jq -c FILTER, is
+# exactly WANT (a skip without jq).
+expect_jq() {
+	local got
+	if ! command -v jq >/dev/null; then
+		n=$((n + 1))
+		echo "ok $n - $1 parses with jq # SKIP no jq"
+		return
+	fi
+	got=$(jq -c "$2" <<<"$out" 2>&1)
+	result "$1 parses with jq, values and types right" \
+		"$([ "$got" = "$3" ] || echo "jq: $got")"
+}
+
 # expect_ls NAME DIR "ENTRIES": DIR holds exactly ENTRIES (sorted).
 expect_ls() {
 	local got
@@ -416,15 +430,8 @@ sbd list --json
 expect "list --json: exact objects" 0 "$JSON" ""
 sbd list -J --bytes
 expect "list -J --bytes: the same JSON" 0 "$JSON" ""
-if command -v jq >/dev/null; then
-	got=$(jq -c '[.[] | [.device, .name, .size, ."queue-mode", ."poll-queues", .memory, .ro]]' <<<"$out" 2>&1)
-	want='[["/dev/sbd0",null,67108864,"bio",0,0,false],["/dev/sbd2","alpha",1610612736,"mq",2,12288,true],["/dev/sbd10","gamma",1099511627776,null,null,1048576,false],[null,"beta",1073741824,"mq",4,null,true],[null,"zeta",536870912,"bio",0,null,false]]'
-	result "list --json parses with jq, values and types right" \
-		"$([ "$got" = "$want" ] || echo "jq: $got")"
-else
-	n=$((n + 1))
-	echo "ok $n - list --json parses with jq # SKIP no jq"
-fi
+expect_jq "list --json" '[.[] | [.device, .name, .size, ."queue-mode", ."poll-queues", .memory, .ro]]' \
+	'[["/dev/sbd0",null,67108864,"bio",0,0,false],["/dev/sbd2","alpha",1610612736,"mq",2,12288,true],["/dev/sbd10","gamma",1099511627776,null,null,1048576,false],[null,"beta",1073741824,"mq",4,null,true],[null,"zeta",536870912,"bio",0,null,false]]'
 SBDCTL_DEV=/tmp/x/dev/ sbd list --json
 expect "list --json: SBDCTL_DEV sets the device paths" 0 \
 	"${JSON//\/dev\/sbd//tmp/x/dev/sbd}" ""
@@ -1266,15 +1273,8 @@ K_JSON="{\"device\": \"/dev/sbd1\", \"name\": \"k\", \"attributes\": {\"size\": 
 expect "show --json: numbers as numbers, the rest strings" 0 "$K_JSON" ""
 sbd show -J /dev/sbd1
 expect "show -J /dev/sbd1: the same" 0 "$K_JSON" ""
-if command -v jq >/dev/null; then
-	got=$(jq -c '[.device, .name, .attributes.size, .attributes.uuid, .attributes.power, ([.attributes | has("features", "device", "errors", "snapshot", "log")] | any), .errors, .counters.reads, .counters.queue_mode]' <<<"$out" 2>&1)
-	want="[\"/dev/sbd1\",\"k\",1048576,\"$K_UUID\",1,false,[],0,\"bio\"]"
-	result "show --json parses with jq, values and types right" \
-		"$([ "$got" = "$want" ] || echo "jq: $got")"
-else
-	n=$((n + 1))
-	echo "ok $n - show --json parses with jq # SKIP no jq"
-fi
+expect_jq "show --json" '[.device, .name, .attributes.size, .attributes.uuid, .attributes.power, ([.attributes | has("features", "device", "errors", "snapshot", "log")] | any), .errors, .counters.reads, .counters.queue_mode]' \
+	"[\"/dev/sbd1\",\"k\",1048576,\"$K_UUID\",1,false,[],0,\"bio\"]"
 sbd show sbd0
 expect "show of a module-parameter disk: its sysfs side only" 0 \
 "device          /dev/sbd0
