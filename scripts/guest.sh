@@ -207,6 +207,13 @@ for fs in configfs:config debugfs:debug tracefs:tracing; do
 		mount -t "${fs%:*}" "${fs%:*}" "/host/sys/kernel/${fs#*:}"
 done
 hostname "${sbdhost:-sbd-guest}"
+# Have the RNG ready before any test runs (a read of /dev/random waits for it
+# and makes the kernel gather jitter entropy: about 1 s under TCG). Without
+# it the guest gets ready tens of seconds later, inside some test's read of
+# /dev/urandom, and the static branch flip that marks it ready rewrites
+# urandom_read_iter() while the other CPU runs it: under TCG that once
+# oopsed the 6.12-debug guest at the patched instruction.
+timeout 60 head -c 1 /dev/random >/dev/null || echo "sbd-init: the RNG is not ready after 60 s"
 cp /job /host/run/sbd-job
 chroot /host /usr/bin/env -i /bin/bash /run/sbd-job
 rc=$?

@@ -58,6 +58,12 @@ results() {
 # and no write may be answered before the teardown under test ends it.
 SLOW_US=10000000
 
+# A teardown that ends the pending requests "at once" takes less than this;
+# one that waited for them would take until the last one's delay is over,
+# SLOW_US after it was executed. The debug kernel under TCG needs 2.6 s for
+# an rmdir of a 16 MiB disk on its own.
+AT_ONCE_MS=5000
+
 # slow_disk NAME [ATTR=VALUE...]: a disk whose every request is delayed
 # SLOW_US, set once it is powered: the partition scan of power on reads it.
 slow_disk() {
@@ -84,7 +90,7 @@ test_main() {
 	d=$(slow_disk a size=$((16 << 20)))
 	writes "$d" 8
 	ms=$(timed cfg_set a power 0)
-	expect_range "power off with 8 pending writes, ms" "$ms" 0 2400
+	expect_range "power off with 8 pending writes, ms" "$ms" 0 "$AT_ONCE_MS"
 	expect_eq "the pending writes" "$(results 8)" "ok=8"
 
 	# rmdir of a powered disk, the same.
@@ -93,7 +99,7 @@ test_main() {
 	cfg_set a latency_us "$SLOW_US"
 	writes "$d" 8
 	ms=$(timed rmdir "$SBD_CONFIGFS/a")
-	expect_range "rmdir with 8 pending writes, ms" "$ms" 0 2400
+	expect_range "rmdir with 8 pending writes, ms" "$ms" 0 "$AT_ONCE_MS"
 	expect_eq "the pending writes" "$(results 8)" "ok=8"
 
 	# A shrink drains the disk: the writes checked against the old size
@@ -101,7 +107,7 @@ test_main() {
 	d=$(slow_disk b size=$((16 << 20)))
 	writes "$d" 8
 	ms=$(timed cfg_set b size $((8 << 20)))
-	expect_range "shrink with 8 pending writes, ms" "$ms" 0 2400
+	expect_range "shrink with 8 pending writes, ms" "$ms" 0 "$AT_ONCE_MS"
 	expect_eq "the pending writes" "$(results 8)" "ok=8"
 	expect_eq "size after the shrink" "$(blockdev --getsize64 "/dev/$d")" $((8 << 20))
 
@@ -112,7 +118,7 @@ test_main() {
 	writes "$d" 16
 	# A power cut fails them all at once: the disk never answered.
 	ms=$(timed cfg_set c power_cut 1)
-	expect_range "power cut with 16 pending writes, ms" "$ms" 0 2400
+	expect_range "power cut with 16 pending writes, ms" "$ms" 0 "$AT_ONCE_MS"
 	expect_eq "the pending writes" "$(results 16)" "EIO=16"
 	expect_eq "lost at the cut" "$(sbd_stat "$d" lost_blocks)" 128
 	cfg_set c power_cut 0
@@ -136,31 +142,34 @@ test_main() {
 	done
 	expect_range "writes executed (16 MiB), waiting on the bandwidth" "$(stat_delta "$d" writes "$w0")" 16 64
 	ms=$(timed cfg_set bw power 0)
-	expect_range "power off with a 17 s bandwidth backlog, ms" "$ms" 0 2400
+	expect_range "power off with a 17 s bandwidth backlog, ms" "$ms" 0 "$AT_ONCE_MS"
 	wait "$fiopid" || true
 	rmdir "$SBD_CONFIGFS/bw"
 
 	# The backlog is bounded: 256 writes in flight on a bio disk, each
-	# delayed 3 s, and only 128 (give or take one per CPU) are executed
+	# delayed SLOW_US, and only 128 (give or take one per CPU) are executed
 	# and wait on timers; the rest wait in submit_bio, as for a tag, and
-	# all end well.
-	local cpus n
+	# all end well. The count is read well before the first timer ends
+	# (a 3 s delay was too short on the debug kernel: some had ended).
+	local cpus n t0
 	cpus=$(nproc)
 	d=$(cfg_disk q size=$((16 << 20)) queue_mode=bio)
-	cfg_set q latency_us 3000000
+	cfg_set q latency_us "$SLOW_US"
 	w0=$(sbd_stat "$d" writes)
+	t0=$(now_ms)
 	fio --name=bound --filename="/dev/$d" --ioengine=libaio --direct=1 \
 		--rw=randwrite --bs=4k --iodepth=256 --number_ios=256 \
 		--size=16M --allow_file_create=0 --output-format=terse \
 		>/tmp/sbd-bound.fio 2>&1 &
 	fiopid=$!
-	for t in $(seq 1 20); do
+	for t in $(seq 1 50); do
 		[ "$(stat_delta "$d" writes "$w0")" -lt 128 ] || break
 		sleep 0.1
 	done
 	sleep 0.5
 	n=$(stat_delta "$d" writes "$w0")
-	expect_range "writes executed while 256 wait 3 s each" "$n" 128 $((128 + cpus))
+	echo "read the count $(($(now_ms) - t0)) ms after fio started"
+	expect_range "writes executed while 256 wait $((SLOW_US / 1000000)) s each" "$n" 128 $((128 + cpus))
 	wait "$fiopid" || fail "fio: $(cat /tmp/sbd-bound.fio)"
 	expect_eq "writes executed in the end" "$(stat_delta "$d" writes "$w0")" 256
 	rmdir "$SBD_CONFIGFS/q"
