@@ -12,7 +12,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 KERNELS ?= 6.1 6.12 7.2
 KERNEL ?= 6.1
 
-.PHONY: all modules clean install check check-debug check-two-guests ci demo shell bench soak crashtest
+.PHONY: all modules clean install deb check-deb check check-debug check-two-guests ci demo shell bench soak crashtest
 
 all: modules
 
@@ -26,6 +26,15 @@ clean:
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h)
+
+# Debian packages sbd-dkms and sbdctl, lintian-clean, in this directory.
+deb:
+	scripts/deb
+
+# The packages installed into a fresh Debian 12 chroot with the 6.1 line's
+# headers, DKMS's sbd.ko tried in a 6.1 guest, then purged: see README.md.
+check-deb:
+	scripts/check-deb
 
 # The guest harness: see README.md.  MQ_KERNELS: the lines whose suite
 # runs with queue_mode=mq too (all of them run it in the default, bio).

@@ -3,7 +3,7 @@
 #
 # Checks the man pages against the code, from the repository root:
 #
-#   - man/sbd.4 and man/sbdctl.8 are lint clean: groff -man -ww prints no
+#   - man/sbd.4, man/sbdctl.8 and man/sbd.conf.5 are lint clean: groff -man -ww prints no
 #     warning, on the terminal device man uses and on the default one;
 #   - man/sbd.4 has a tagged item (.TP) for every configfs attribute in
 #     sbd_configfs.c's attribute tables (binary ones too) under CONFIGFS,
@@ -22,6 +22,7 @@ cd "$(dirname "$0")/.."
 
 SBD_PAGE=man/sbd.4
 SBDCTL_PAGE=man/sbdctl.8
+CONF_PAGE=man/sbd.conf.5
 CONFIGFS_SRC=sbd_configfs.c
 SYSFS_SRC=sbd_sysfs.c
 PARAMS_SRC=sbd_main.c
@@ -33,7 +34,7 @@ problem() {
 	problems=$((problems + 1))
 }
 
-for f in "$SBD_PAGE" "$SBDCTL_PAGE" "$CONFIGFS_SRC" "$SYSFS_SRC" \
+for f in "$SBD_PAGE" "$SBDCTL_PAGE" "$CONF_PAGE" "$CONFIGFS_SRC" "$SYSFS_SRC" \
 	 "$PARAMS_SRC" "$SBDCTL_SRC"; do
 	[ -f "$f" ] || problem "$f: missing"
 done
@@ -46,7 +47,7 @@ fi
 
 # ---- lint ------------------------------------------------------------
 
-for page in "$SBD_PAGE" "$SBDCTL_PAGE"; do
+for page in "$SBD_PAGE" "$SBDCTL_PAGE" "$CONF_PAGE"; do
 	for dev in utf8 ps; do
 		if ! out=$(groff -man -ww -z -T"$dev" "$page" 2>&1); then
 			problem "$page: groff -T$dev failed"
@@ -151,7 +152,7 @@ commands=$(grep -oE '\{[ \t]*"[^"]+"[ \t]*,[ \t]*cmd_[A-Za-z0-9_]+[ \t]*\}' "$SB
 [ -n "$commands" ] || problem "$SBDCTL_SRC: no command table found (did its pattern change?)"
 
 # "cmd_FN OPTION" for every { "OPTION", ..._argument of a cmd_* function
-# (in sbdctl.c and the other files of sbdctl: export.c, crashtest.c).
+# (in sbdctl.c and the other files of sbdctl: export.c, crashtest.c, apply.c).
 options=$(awk '
 	/^(static[ \t]+)?int[ \t]+cmd_[A-Za-z0-9_]+\(/ {
 		fn = $0; sub(/^(static[ \t]+)?int[ \t]+/, "", fn); sub(/\(.*/, "", fn); next
@@ -160,7 +161,8 @@ options=$(awk '
 	fn != "" && match($0, /\{[ \t]*"[^"]+"[ \t]*,[ \t]*(required|no|optional)_argument/) {
 		o = substr($0, RSTART, RLENGTH); sub(/^\{[ \t]*"/, "", o); sub(/".*/, "", o)
 		print fn, o
-	}' "$SBDCTL_SRC" tools/sbdctl/export.c tools/sbdctl/crashtest.c)
+	}' "$SBDCTL_SRC" tools/sbdctl/export.c tools/sbdctl/crashtest.c \
+		tools/sbdctl/apply.c)
 
 # ---- coverage ----------------------------------------------------------
 

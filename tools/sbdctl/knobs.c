@@ -27,7 +27,7 @@
 #define VALUE_MAX	65536
 
 /* The longest value set writes, and the longest error rule. */
-#define WRITE_MAX	255
+#define WRITE_MAX	WRITE_VALUE_MAX
 
 static const char usage_show[] =
 "Usage: sbdctl show DEV [--json]\n"
@@ -106,42 +106,6 @@ static const char usage_fail[] =
 "3 no module or configfs, 4 no DEV.\n";
 
 /* ---- helpers ------------------------------------------------------- */
-
-/* Reads attribute attr of item; 0 or -errno. */
-static int read_attr(const char *item, const char *attr, char *buf,
-		     size_t size)
-{
-	char path[PATH_MAX];
-
-	item_path(path, item, attr);
-	return read_file(path, buf, size);
-}
-
-/* The device of item: its number, -1 while powered off. */
-static int item_index(const char *item)
-{
-	char dev[64];
-	char path[PATH_MAX];
-
-	item_path(path, item, "device");
-	if (read_file(path, dev, sizeof(dev)))
-		return -1;
-	return sbd_index(dev);
-}
-
-/* The file name of an attribute: 1 to 64 of a-z 0-9 _. */
-static bool valid_attr_name(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || len > 64)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
-			return false;
-	return true;
-}
 
 /* ---- show ---------------------------------------------------------- */
 
@@ -491,6 +455,19 @@ static const struct {
 	{ "features", "sbdctl show DEV", true },
 	{ "log", "sbdctl log DEV", true },
 };
+
+const char *own_verb(const char *attr, bool *ro)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(own_verbs); k++) {
+		if (!strcmp(attr, own_verbs[k].attr)) {
+			*ro = own_verbs[k].ro;
+			return own_verbs[k].use;
+		}
+	}
+	return NULL;
+}
 
 struct assignment {
 	char attr[65];

@@ -44,6 +44,7 @@ static const char usage_main[] =
 "  ro DEV                        make a disk read-only\n"
 "  rw DEV                        make a disk writable\n"
 "  remove [--force] DEV          power a disk off and free it and its data\n"
+"  apply [--dry-run] FILE        make the disks FILE describes (sbd.conf(5))\n"
 "\n"
 "Every knob of a disk:\n"
 "  show DEV [--json]             its attributes, error rules and counters\n"
@@ -412,7 +413,7 @@ int check_module(void)
 	return SBDCTL_EXIT_OK;
 }
 
-static int check_configfs(void)
+int check_configfs(void)
 {
 	char mnt[ROOT_MAX + 1], *slash;
 
@@ -425,6 +426,26 @@ static int check_configfs(void)
 	return errorf(SBDCTL_EXIT_NOMOD,
 		      "%s not found: is configfs mounted? (mount -t configfs none %s)",
 		      cfs_root, mnt);
+}
+
+int read_attr(const char *item, const char *attr, char *buf,
+		     size_t size)
+{
+	char path[PATH_MAX];
+
+	item_path(path, item, attr);
+	return read_file(path, buf, size);
+}
+
+int item_index(const char *item)
+{
+	char dev[64];
+	char path[PATH_MAX];
+
+	item_path(path, item, "device");
+	if (read_file(path, dev, sizeof(dev)))
+		return -1;
+	return sbd_index(dev);
 }
 
 /*
@@ -648,6 +669,25 @@ void print_json_string(const char *s)
 	free(buf);
 }
 
+/*
+ * Whether udev made the stable name of disk sbdN, DEVDIR/sbd/by-name/NAME
+ * (60-sbd.rules), and it leads to that disk: the link in buf.
+ */
+bool by_name_link(const char *name, int index, char *buf, size_t len)
+{
+	char dev[ROOT_MAX + 32], *a, *b;
+	bool same;
+
+	snprintf(buf, len, "%s/" SBD_BY_NAME "/%s", dev_dir, name);
+	snprintf(dev, sizeof(dev), "%s/sbd%d", dev_dir, index);
+	a = realpath(buf, NULL);
+	b = realpath(dev, NULL);
+	same = a && b && !strcmp(a, b);
+	free(a);
+	free(b);
+	return same;
+}
+
 static void print_json(const struct table *t)
 {
 	const struct sbd_entry *e;
@@ -672,6 +712,12 @@ static void print_json(const struct table *t)
 		fputs(", \"name\": ", stdout);
 		if (e->name[0])
 			print_json_string(e->name);
+		else
+			fputs("null", stdout);
+		fputs(", \"link\": ", stdout);
+		if (e->index >= 0 && e->name[0] &&
+		    by_name_link(e->name, e->index, dev, sizeof(dev)))
+			print_json_string(dev);
 		else
 			fputs("null", stdout);
 		printf(", \"size\": %llu, \"log-sec\": %llu, \"phy-sec\": %llu, \"queue-mode\": ",
@@ -943,6 +989,18 @@ static const struct create_attr {
 	[OPT_RO]	= { "read_only", "--read-only" },
 };
 
+_Static_assert(NR_CREATE_ORDER == NR_CREATE_ATTRS, "sbdctl.h's count");
+
+int create_order(const char *attr)
+{
+	int i;
+
+	for (i = 0; i < NR_CREATE_ATTRS; i++)
+		if (!strcmp(create_attrs[i].attr, attr))
+			return i;
+	return NR_CREATE_ATTRS;
+}
+
 /* mkdir of a new item: name, or the first free diskN.  Fills name. */
 int make_item(char *name, bool given)
 {
@@ -997,7 +1055,7 @@ int make_item(char *name, bool given)
 }
 
 /* Takes back a create that failed: power off, rmdir. */
-static void undo_create(const char *name, bool powered)
+void undo_create(const char *name, bool powered)
 {
 	char path[PATH_MAX];
 
@@ -1807,6 +1865,7 @@ static const struct command {
 	{ "crash-test", cmd_crash_test },
 	{ "export", cmd_export },
 	{ "unexport", cmd_unexport },
+	{ "apply", cmd_apply },
 };
 
 /* An environment override of a root, without trailing slashes. */

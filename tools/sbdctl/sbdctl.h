@@ -17,6 +17,8 @@
 
 /* The roots are at most this long, so every path made from them fits. */
 #define ROOT_MAX	1024
+/* The longest value sbdctl writes to an attribute (one line). */
+#define WRITE_VALUE_MAX	255
 
 extern char cfs_root[ROOT_MAX + 1];	/* the sbd configfs subsystem */
 extern char sys_root[ROOT_MAX + 1];	/* sysfs */
@@ -41,8 +43,14 @@ void item_path(char *buf, const char *item, const char *attr);
 int write_path(const char *path, const char *val);
 /* Writes "val\n" to attribute attr of an sbd item: 0 or -errno. */
 int write_attr(const char *item, const char *attr, const char *val);
+/* Reads attribute attr of an sbd item: 0 or -errno. */
+int read_attr(const char *item, const char *attr, char *buf, size_t size);
+/* The device of item: the N of sbdN, -1 while powered off. */
+int item_index(const char *item);
 /* 0, or SBDCTL_EXIT_NOMOD with a message when sbd is not loaded. */
 int check_module(void);
+/* 0, or SBDCTL_EXIT_NOMOD with a message when configfs has no sbd. */
+int check_configfs(void);
 /* getopt_long with sbdctl's usage errors: the option, -1, or -2. */
 int next_opt(const char *cmd, int argc, char **argv,
 	     const char *shortopts, const struct option *longopts);
@@ -56,6 +64,20 @@ int set_attr(const char *item, const char *attr, const char *val);
 int set_attr_u64(const char *item, const char *attr, uint64_t v);
 /* mkdir of a new item: name (given), or the first free diskN into name. */
 int make_item(char *name, bool given);
+/*
+ * Whether udev made the stable name of disk sbdN, DEVDIR/sbd/by-name/NAME,
+ * and it leads there: the link in buf.
+ */
+bool by_name_link(const char *name, int index, char *buf, size_t len);
+/* Powers off (if powered) and removes an item create was making. */
+void undo_create(const char *name, bool powered);
+/*
+ * The rank of attr among those create sets, in the order it sets them (the
+ * block size before the size, the queue mode before the queues); the
+ * others rank last, NR_CREATE_ORDER.
+ */
+#define NR_CREATE_ORDER	10
+int create_order(const char *attr);
 /* s as a JSON string, quoted, on stdout. */
 void print_json_string(const char *s);
 /* help_only(): the options of a command that has only --help. */
@@ -81,6 +103,14 @@ int cmd_set(int argc, char **argv);
 int cmd_power(int argc, char **argv);
 int knobs_cut(int argc, char **argv, const struct option *longopts);
 int knobs_fail(int argc, char **argv, const struct option *longopts);
+/*
+ * An attribute set with a command of its own, or read-only (*ro): how to
+ * get at it ("sbdctl power DEV on|off"); NULL for the others.
+ */
+const char *own_verb(const char *attr, bool *ro);
+
+/* apply.c */
+int cmd_apply(int argc, char **argv);
 
 /* export.c */
 /* The whole log attribute of item; NULL after saying why (*ret: code). */

@@ -219,11 +219,11 @@ TABLE_BYTES='DEVICE     NAME           SIZE LOG-SEC PHY-SEC MODE  MEMORY RO
 -          zeta      536870912     512    4096 bio        -  0'
 
 JSON='[
-  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": "1b4e28ba-2fa1-41d2-883f-0016d3cca427", "ro": false},
-  {"device": "/dev/sbd2", "name": "alpha", "size": 1610612736, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 12288, "uuid": null, "ro": true},
-  {"device": "/dev/sbd10", "name": "gamma", "size": 1099511627776, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 1048576, "uuid": null, "ro": false},
-  {"device": null, "name": "beta", "size": 1073741824, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "uuid": "6ba7b810-9dad-41d1-80b4-00c04fd430c8", "ro": true},
-  {"device": null, "name": "zeta", "size": 536870912, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "uuid": null, "ro": false}
+  {"device": "/dev/sbd0", "name": null, "link": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": "1b4e28ba-2fa1-41d2-883f-0016d3cca427", "ro": false},
+  {"device": "/dev/sbd2", "name": "alpha", "link": null, "size": 1610612736, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 12288, "uuid": null, "ro": true},
+  {"device": "/dev/sbd10", "name": "gamma", "link": null, "size": 1099511627776, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 1048576, "uuid": null, "ro": false},
+  {"device": null, "name": "beta", "link": null, "size": 1073741824, "log-sec": 4096, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "uuid": "6ba7b810-9dad-41d1-80b4-00c04fd430c8", "ro": true},
+  {"device": null, "name": "zeta", "link": null, "size": 536870912, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "uuid": null, "ro": false}
 ]'
 
 NOMOD="sbdctl: sbd module is not loaded (modprobe sbd)"
@@ -451,7 +451,7 @@ expect "list: stray files skipped, odd names escaped, no queue_mode is -" 0 \
 sbd list --json
 got=$(sed -n 6p <<<"$out")
 result "list --json: odd name escaped, no queue_mode nor poll_queues is null" \
-	"$([ "$got" = '  {"device": null, "name": "q\"x y", "size": 4096, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "uuid": null, "ro": false},' ] || echo "got: $got")"
+	"$([ "$got" = '  {"device": null, "name": "q\"x y", "link": null, "size": 4096, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "uuid": null, "ro": false},' ] || echo "got: $got")"
 
 populated
 echo fifo >"$R/sys/block/sbd0/sbd/queue_mode"
@@ -772,13 +772,13 @@ expect "list: MODE of each, powered-off ones from configfs" 0 \
 -         qbio     1M     512    4096 bio       -  0' ""
 sbd list --json
 expect "list --json: queue-mode of each" 0 '[
-  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": null, "memory": 0, "uuid": null, "ro": false},
-  {"device": "/dev/sbd1", "name": "dflt", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
-  {"device": "/dev/sbd2", "name": "qmq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
-  {"device": "/dev/sbd4", "name": "qdepth", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
-  {"device": "/dev/sbd5", "name": "both", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
-  {"device": null, "name": "mqdef", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": null, "uuid": null, "ro": false},
-  {"device": null, "name": "qbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "uuid": null, "ro": false}
+  {"device": "/dev/sbd0", "name": null, "link": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": null, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd1", "name": "dflt", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd2", "name": "qmq", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd4", "name": "qdepth", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd5", "name": "both", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": null, "name": "mqdef", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": null, "uuid": null, "ro": false},
+  {"device": null, "name": "qbio", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "uuid": null, "ro": false}
 ]' ""
 
 QM_ITEMS="both dflt mqdef qbio qdepth qmq"
@@ -895,14 +895,14 @@ kwrite "$CFS/poldoff/power" 0
 rm -f "$TMP/log"
 sbd list --json
 expect "list --json: poll-queues of each; 0 on bio, null on an older module" 0 '[
-  {"device": "/dev/sbd0", "name": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
-  {"device": "/dev/sbd1", "name": "pq", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 0, "uuid": null, "ro": false},
-  {"device": "/dev/sbd2", "name": "pq0", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
-  {"device": "/dev/sbd3", "name": "pbio", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
-  {"device": "/dev/sbd4", "name": "pold", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 0, "uuid": null, "ro": false},
-  {"device": null, "name": "pkept", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "uuid": null, "ro": false},
-  {"device": null, "name": "poff", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "uuid": null, "ro": false},
-  {"device": null, "name": "poldoff", "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "uuid": null, "ro": false}
+  {"device": "/dev/sbd0", "name": null, "link": null, "size": 67108864, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd1", "name": "pq", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 2, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd2", "name": "pq0", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd3", "name": "pbio", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": 0, "uuid": null, "ro": false},
+  {"device": "/dev/sbd4", "name": "pold", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": 0, "uuid": null, "ro": false},
+  {"device": null, "name": "pkept", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "bio", "poll-queues": 0, "memory": null, "uuid": null, "ro": false},
+  {"device": null, "name": "poff", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": "mq", "poll-queues": 4, "memory": null, "uuid": null, "ro": false},
+  {"device": null, "name": "poldoff", "link": null, "size": 1048576, "log-sec": 512, "phy-sec": 4096, "queue-mode": null, "poll-queues": null, "memory": null, "uuid": null, "ro": false}
 ]' ""
 sbd list
 expect "list: the table has no poll queues column" 0 \
@@ -1622,6 +1622,138 @@ sbd/reads       5" ""
 mv "$TMP/saved" "$CFS"
 unset FAKE_FEATURES
 
+# ---- apply (apply.c), with the fake kernel ------------------------------
+# conf LINES...: $TMP/disks.conf holds LINES, one a line.
+conf() {
+	printf '%s\n' "$@" >"$TMP/disks.conf"
+}
+# The probe item apply makes to read the features has apply's pid in its
+# name: the log shows it as PROBE.
+expect_apply_log() {
+	sed -i 's/^sbdctl-apply-[0-9]* /PROBE /' "$TMP/log" 2>/dev/null
+	expect_log "$@"
+}
+fresh
+export FAKE_FEATURES=$KNOBS FAKE_LOG=$TMP/log
+rm -f "$TMP/log"
+conf "# two scratch disks" "[a]" "size = 1M" "logical_block_size = 4K" \
+	"cache = 1" "" "[b]" "  size=2M  " "queue_mode = mq" "latency_us = 100"
+ksbd apply "$TMP/disks.conf"
+expect "apply: both disks made, one line each" 0 "a: created /dev/sbd0
+b: created /dev/sbd1" ""
+expect_apply_log "... no disk yet: the features read from a probe item; then create's order, power last" "PROBE mkdir
+PROBE rmdir
+a mkdir
+a logical_block_size=4096
+a size=1048576
+a cache=1
+a power=1
+b mkdir
+b size=2097152
+b queue_mode=mq
+b latency_us=100
+b power=1"
+ksbd apply "$TMP/disks.conf"
+expect "apply again: both unchanged" 0 "a: unchanged /dev/sbd0
+b: unchanged /dev/sbd1" ""
+expect_apply_log "... and nothing written" ""
+conf "[a]" "size = 2M" "logical_block_size = 4096" "cache = 1" \
+	"[b]" "size = 2M" "queue_mode = mq" "latency_us = 5"
+ksbd apply -n "$TMP/disks.conf"
+expect "apply --dry-run: what would be set" 0 "a: would set size=2097152
+b: would set latency_us=5" ""
+expect_apply_log "... and nothing written" ""
+ksbd apply "$TMP/disks.conf"
+expect "apply: a grown online, b's latency set" 0 "a: set size=2097152 /dev/sbd0
+b: set latency_us=5 /dev/sbd1" ""
+expect_apply_log "... only what differs written" "a size=2097152
+b latency_us=5"
+conf "[a]" "size = 1M" "[b]" "size = 2M" "latency_us = 7"
+ksbd apply "$TMP/disks.conf"
+expect "apply: a shrink is refused, exit 1; b still applied" 1 \
+	"b: set latency_us=7 /dev/sbd1" \
+	"sbdctl: a: size 1048576 is below the disk's 2097152: a shrink loses data (--allow-shrink to do it)"
+expect_apply_log "... a untouched" "b latency_us=7"
+ksbd apply --allow-shrink "$TMP/disks.conf"
+expect "apply --allow-shrink: a shrunk" 0 "a: set size=1048576 /dev/sbd0
+b: unchanged /dev/sbd1" ""
+expect_apply_log "... a's size written" "a size=1048576"
+conf "[b]" "size = 2M" "latency_us = 9" "queue_mode = bio"
+ksbd apply "$TMP/disks.conf"
+expect "apply: the kernel refuses a change while powered, exit 1" 1 "" \
+	"sbdctl: b: line 4: queue_mode=bio: Device or resource busy (it cannot change while the disk is powered on)"
+expect_apply_log "... what was set before it put back" "b latency_us=9
+b queue_mode=bio
+b latency_us=7"
+expect_files "... b as it was" "$CFS/b/latency_us $CFS/b/queue_mode" "7
+mq"
+LD_PRELOAD=$FAKE "$SBDCTL" power b off
+rm -f "$TMP/log"
+conf "[b]" "size = 2M" "latency_us = 7"
+ksbd apply - <"$TMP/disks.conf"
+expect "apply - (stdin): a disk powered off is powered on" 0 "b: powered on /dev/sbd1" ""
+expect_apply_log "... power=1 only" "b power=1"
+conf "[c]" "size = 1M" "latency_us = 10" "[d]" "size = 1M"
+FAKE_FAIL=latency_us=10:22 ksbd apply "$TMP/disks.conf"
+expect "apply: a new disk the kernel refuses is not left; the next is made" 1 \
+	"d: created /dev/sbd2" "sbdctl: latency_us=10: Invalid argument"
+expect_apply_log "... c made, refused, removed" "c mkdir
+c size=1048576
+c latency_us=10
+c rmdir
+d mkdir
+d size=1048576
+d power=1"
+expect_eq "... no c in configfs" "$(ls "$CFS")" "a
+b
+d"
+# The stable names udev's 60-sbd.rules makes: list shows a link that leads
+# to the disk, and every DEV argument takes it.
+mkdir -p "$R/dev/sbd/by-name"
+touch "$R/dev/sbd0" "$R/dev/sbd2"
+ln -s ../../sbd0 "$R/dev/sbd/by-name/a"
+ln -s ../../sbd2 "$R/dev/sbd/by-name/b"
+SBDCTL_DEV=$R/dev sbd list --json
+expect_jq "list --json: link of a, none for b (its link leads elsewhere) nor d" \
+	'[.[] | [.name, .link]]' "[[\"a\",\"$R/dev/sbd/by-name/a\"],[\"b\",null],[\"d\",null]]"
+SBDCTL_DEV=$R/dev sbd show "$R/dev/sbd/by-name/a" --json
+expect_jq "show DEVDIR/sbd/by-name/a: the disk a" '[.name, .device]' "[\"a\",\"$R/dev/sbd0\"]"
+SBDCTL_DEV=$R/dev sbd show "$R/dev/sbd/by-name/zz"
+expect "show of a by-name link with no disk: exit 4" 4 "" "sbdctl: no such sbd disk: $R/dev/sbd/by-name/zz"
+rm -rf "$R/dev"
+# A malformed file changes nothing: every case is exit 2 with FILE:LINE.
+bad_conf() {	# bad_conf WHAT MESSAGE LINES...
+	local what=$1 msg=$2
+
+	shift 2
+	conf "$@"
+	ksbd apply "$TMP/disks.conf"
+	expect "apply refuses $what, exit 2" 2 "" "sbdctl: $TMP/disks.conf:$msg"
+	expect_apply_log "... and changes nothing" ""
+}
+bad_conf "a setting before any section" "1: 'size = 1M' before any [NAME] section" "size = 1M"
+bad_conf "an unclosed section" "2: invalid section '[e': use [NAME]" "# x" "[e"
+bad_conf "a bad disk name" "1: invalid disk name 'sbd3': use 1 to 255 of A-Z a-z 0-9 . _ -, not starting with '.', not sbdN" "[sbd3]" "size = 1M"
+bad_conf "a disk twice" "3: disk e described twice (first on line 1)" "[e]" "size = 1M" "[e]" "size = 1M"
+bad_conf "an attribute twice" "3: size given twice for e (first on line 2)" "[e]" "size = 1M" "size = 2M"
+bad_conf "a line without =" "2: invalid line 'size 1M': use ATTR = VALUE or [NAME]" "[e]" "size 1M"
+bad_conf "a bad size" "2: invalid size '1Q' for size" "[e]" "size = 1Q"
+bad_conf "an empty value" "3: cache has no value" "[e]" "size = 1M" "cache ="
+bad_conf "a disk without a size" "1: disk e has no size" "[e]" "cache = 1"
+bad_conf "a bad attribute name" "2: invalid attribute name 'Cache': use a-z 0-9 _ (the names of sbd(4))" "[e]" "Cache = 1" "size = 1M"
+bad_conf "power" "3: power cannot be set here: it has a command of its own" "[e]" "size = 1M" "power = 1"
+bad_conf "a read-only attribute" "2: device cannot be set here: it is read-only" "[e]" "device = sbd9" "size = 1M"
+bad_conf "an attribute the module has not" "3: unknown attribute 'frob': the loaded sbd module has no such one" "[e]" "size = 1M" "frob = 1" "[a]" "size = 1M"
+ksbd apply "$TMP/none.conf"
+expect "apply: a missing file, exit 2" 2 "" "sbdctl: $TMP/none.conf: No such file or directory"
+ksbd apply
+expect "apply: no FILE, exit 2" 2 "" "sbdctl: missing FILE (see 'sbdctl apply --help')"
+conf "[e]" "size = 1M"
+rm -rf "$R/sys/module/sbd"
+ksbd apply "$TMP/disks.conf"
+expect "apply without the module: exit 3" 3 "" "sbdctl: sbd module is not loaded (modprobe sbd)"
+unset FAKE_FEATURES FAKE_LOG
+
 # ---- bash completion (sbdctl.bash-completion) ---------------------------
 # comp WORDS...: what completing the last word of "sbdctl WORDS" offers,
 # one line, sorted; the completion runs in a non-interactive bash.
@@ -1643,6 +1775,9 @@ expect_eq "completion: disks, names and devices" "$(comp show "")" "$R/dev/sbd0 
 expect_eq "completion: power on|off" "$(comp power alpha "")" "off on"
 expect_eq "completion: set offers the disk's attributes" "$(comp set alpha c)" "cache="
 expect_eq "completion: --queue-mode values" "$(comp create --queue-mode "")" "bio mq"
+expect_eq "completion: apply's options" "$(comp apply --)" "--allow-shrink --dry-run --help"
+touch "$TMP/disks-a.conf" "$TMP/disks-b.conf"
+expect_eq "completion: apply takes a file" "$(comp apply "$TMP/disks-")" "$TMP/disks-a.conf $TMP/disks-b.conf"
 echo "1..$n"
 [ "$failed" = 0 ] || echo "# $failed of $n failed"
 [ "$failed" = 0 ]

@@ -558,8 +558,28 @@ static void dev_is(const char *arg, const char *devdir, enum dev_kind kind,
 		printf("#   got %s %d\n", kind_name(got), d.index);
 }
 
+/* DEV_NAME for a by-name link: the name is the argument's last part. */
+static void by_name_is(const char *arg, const char *devdir, const char *name)
+{
+	struct dev_arg d;
+	enum dev_kind got = parse_dev_arg(arg, devdir, &d);
+	bool pass = got == DEV_NAME && d.name && !strcmp(d.name, name) &&
+		    d.name == arg + strlen(arg) - strlen(name);
+
+	if (!ok(pass, "parse_dev_arg(\"%s\", \"%s\") = DEV_NAME %s", arg,
+		devdir, name))
+		printf("#   got %s %s\n", kind_name(got), d.name ? d.name : "-");
+}
+
 static void test_dev_arg(void)
 {
+	by_name_is("/dev/sbd/by-name/scratch", "/dev", "scratch");
+	by_name_is("/tmp/x/dev/sbd/by-name/a.b-c", "/tmp/x/dev/", "a.b-c");
+	dev_is("/dev/sbd/by-name/", "/dev", DEV_INVALID, -1);
+	dev_is("/dev/sbd/by-name/a/b", "/dev", DEV_INVALID, -1);
+	dev_is("/dev/sbd/by-name/..", "/dev", DEV_INVALID, -1);
+	dev_is("/dev/sbd/by-uuid/x", "/dev", DEV_INVALID, -1);
+	dev_is("/tmp/sbd/by-name/x", "/dev", DEV_INVALID, -1);
 	dev_is("sbd3", "/dev", DEV_INDEX, 3);
 	dev_is("sbd0", "/dev", DEV_INDEX, 0);
 	dev_is("/dev/sbd3", "/dev", DEV_INDEX, 3);

@@ -422,6 +422,16 @@ enum dev_kind parse_dev_arg(const char *arg, const char *devdir,
 	if (strncmp(arg, devdir, dl) || arg[dl] != '/')
 		return out->kind;
 	rest = arg + dl + 1;
+	/* the udev rule's link of a named disk: DEVDIR/sbd/by-name/NAME */
+	if (!strncmp(rest, SBD_BY_NAME "/", strlen(SBD_BY_NAME) + 1)) {
+		rest += strlen(SBD_BY_NAME) + 1;
+		if (*rest && !strchr(rest, '/') && strcmp(rest, ".") &&
+		    strcmp(rest, "..")) {
+			out->kind = DEV_NAME;
+			out->name = rest;
+		}
+		return out->kind;
+	}
 	if (!*rest || strchr(rest, '/'))
 		return out->kind;
 	out->kind = classify_word(rest, out);
@@ -455,4 +465,17 @@ int entry_cmp(const void *a, const void *b)
 	if (x->index >= 0 || y->index >= 0)
 		return x->index >= 0 ? -1 : 1;
 	return strcmp(x->name, y->name);
+}
+
+bool valid_attr_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len > ATTR_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
 }

@@ -97,6 +97,10 @@ void table_escape(const char *s, char *buf, size_t len);
  */
 bool valid_disk_name(const char *name);
 
+/* The file name of an attribute: 1 to 64 (ATTR_NAME_MAX) of a-z 0-9 _. */
+#define ATTR_NAME_MAX	64
+bool valid_attr_name(const char *s, size_t len);
+
 /* The N of a kernel disk name "sbdN" (no leading zero), else -1. */
 int sbd_index(const char *name);
 
@@ -114,10 +118,14 @@ struct dev_arg {
 	const char *name;	/* DEV_NAME: points into the argument */
 };
 
+/* Where the udev rule (60-sbd.rules) links a named disk, under DEVDIR. */
+#define SBD_BY_NAME	"sbd/by-name"
+
 /*
  * Classifies arg: "sbdN" and "DEVDIR/sbdN" are the disk sbdN, "sbdNpM"
- * (or in DEVDIR) a partition, any other word without '/' a configfs name
- * and every other path DEV_INVALID.  devdir may end in '/'.
+ * (or in DEVDIR) a partition, any other word without '/' and
+ * "DEVDIR/sbd/by-name/NAME" a configfs name, and every other path
+ * DEV_INVALID.  devdir may end in '/'.
  */
 enum dev_kind parse_dev_arg(const char *arg, const char *devdir,
 			    struct dev_arg *out);
