@@ -247,7 +247,7 @@ static bool same_value(const char *have, const char *want)
 static int create_disk(struct disk_conf *d, bool dry_run)
 {
 	char name[SBDCTL_NAME_MAX + 1];
-	int rank, ret = SBDCTL_EXIT_OK;
+	int rank, err, ret = SBDCTL_EXIT_OK;
 	bool powered = false;
 	size_t i;
 
@@ -264,7 +264,11 @@ static int create_disk(struct disk_conf *d, bool dry_run)
 		for (i = 0; i < d->n && !ret; i++) {
 			if (create_order(d->s[i].attr) != rank)
 				continue;
-			ret = set_attr(name, d->s[i].attr, d->s[i].val);
+			err = write_attr(name, d->s[i].attr, d->s[i].val);
+			if (err)
+				ret = errorf(SBDCTL_EXIT_FAIL, "%s: line %d: %s=%s: %s",
+					     name, d->s[i].line, d->s[i].attr,
+					     d->s[i].val, strerror(-err));
 		}
 	}
 	if (!ret) {

@@ -1696,7 +1696,7 @@ expect_apply_log "... power=1 only" "b power=1"
 conf "[c]" "size = 1M" "latency_us = 10" "[d]" "size = 1M"
 FAKE_FAIL=latency_us=10:22 ksbd apply "$TMP/disks.conf"
 expect "apply: a new disk the kernel refuses is not left; the next is made" 1 \
-	"d: created /dev/sbd2" "sbdctl: latency_us=10: Invalid argument"
+	"d: created /dev/sbd2" "sbdctl: c: line 3: latency_us=10: Invalid argument"
 expect_apply_log "... c made, refused, removed" "c mkdir
 c size=1048576
 c latency_us=10
