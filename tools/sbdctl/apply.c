@@ -137,7 +137,7 @@ static int read_conf(FILE *f, struct conf *c)
 	char buf[LINE_MAX_LEN + 2], *p, *eq, *name;
 	struct disk_conf *d = NULL;
 	int line = 0, ret;
-	size_t i;
+	size_t i, k;
 
 	while (fgets(buf, sizeof(buf), f)) {
 		line++;
@@ -186,8 +186,6 @@ static int read_conf(FILE *f, struct conf *c)
 			      strerror(errno));
 	for (i = 0; i < c->n; i++) {
 		d = &c->d[i];
-		size_t k;
-
 		for (k = 0; k < d->n && strcmp(d->s[k].attr, "size"); k++)
 			;
 		if (k == d->n)
