@@ -73,25 +73,26 @@ static void sbd_bio_end_delayed(struct sbd_delayed *d)
 	mempool_free(bd, sbd_bio_pool);
 }
 
-void sbd_submit_bio(struct bio *bio)
+/*
+ * A bio that ends later (latency_us, latency_jitter_us, bandwidth_mbps): it
+ * is executed now and ended by its timer.  Out of line, to keep the common
+ * path below short.
+ */
+static noinline void sbd_submit_bio_delayed(struct sbd_dev *dev,
+					    struct bio *bio)
 {
-	struct sbd_dev *dev = bio->bi_bdev->bd_disk->private_data;
+	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct sbd_bio_delayed *bd = NULL;
 	bool acct = sbd_bio_acct(bio);
 	unsigned long start = 0;
 	struct sbd_io io;
 	blk_status_t sts;
 
-	if (READ_ONCE(dev->fault.delays)) {
-		bool nowait = bio->bi_opf & REQ_NOWAIT;
-
-		if (sbd_fault_room(dev, nowait))
-			bd = mempool_alloc(sbd_bio_pool,
-					   nowait ? GFP_NOWAIT : GFP_NOIO);
-		if (!bd) {
-			bio_wouldblock_error(bio);
-			return;
-		}
+	if (sbd_fault_room(dev, nowait))
+		bd = mempool_alloc(sbd_bio_pool, nowait ? GFP_NOWAIT : GFP_NOIO);
+	if (!bd) {
+		bio_wouldblock_error(bio);
+		return;
 	}
 	if (acct)
 		start = bio_start_io_acct(bio);
@@ -99,14 +100,31 @@ void sbd_submit_bio(struct bio *bio)
 	sbd_io_from_bio(&io, bio);
 	sts = sbd_io_submit(dev, &io);
 
-	if (bd) {
-		sbd_delayed_init(&bd->delayed, dev, sbd_bio_end_delayed);
-		bd->bio = bio;
-		bd->acct = acct;
-		bd->start = start;
-		if (sbd_fault_delay(dev, &io, &bd->delayed, &sts))
-			return;		/* the timer ends it */
-		mempool_free(bd, sbd_bio_pool);
-	}
+	sbd_delayed_init(&bd->delayed, dev, sbd_bio_end_delayed);
+	bd->bio = bio;
+	bd->acct = acct;
+	bd->start = start;
+	if (sbd_fault_delay(dev, &io, &bd->delayed, &sts))
+		return;		/* the timer ends it */
+	mempool_free(bd, sbd_bio_pool);
 	sbd_bio_end(bio, acct, start, sts);
+}
+
+void sbd_submit_bio(struct bio *bio)
+{
+	struct sbd_dev *dev = bio->bi_bdev->bd_disk->private_data;
+	unsigned long start = 0;
+	struct sbd_io io;
+	bool acct;
+
+	if (unlikely(READ_ONCE(dev->fault.delays))) {
+		sbd_submit_bio_delayed(dev, bio);
+		return;
+	}
+	acct = sbd_bio_acct(bio);
+	if (acct)
+		start = bio_start_io_acct(bio);
+
+	sbd_io_from_bio(&io, bio);
+	sbd_bio_end(bio, acct, start, sbd_io_submit(dev, &io));
 }

@@ -19,51 +19,11 @@
 
 #include "sbd.h"
 
-/* What a bio asks for. */
-void sbd_io_from_bio(struct sbd_io *io, struct bio *bio)
-{
-	*io = (struct sbd_io){
-		.op	= bio_op(bio),
-		.flags	= bio->bi_opf,
-		.pos	= (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT,
-		.len	= bio->bi_iter.bi_size,
-		.bio	= bio,
-	};
-	/* A flush comes to a bio-based disk as an empty REQ_PREFLUSH write. */
-	if ((io->flags & REQ_PREFLUSH) && !io->len) {
-		io->op = REQ_OP_FLUSH;
-		io->flags &= ~(REQ_PREFLUSH | REQ_FUA);
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(sbd_io_from_bio);
-
-/*
- * What a request asks for.  blk-mq has already made a flush request of its
- * own of any REQ_PREFLUSH; that request carries REQ_PREFLUSH itself, which
- * here means nothing more than its op.  REQ_NOWAIT was blk-mq's to honour
- * (a tag, a request): the tag set is BLK_MQ_F_BLOCKING, ->queue_rq may
- * sleep, and a request that failed BLK_STS_AGAIN here would only be issued
- * again, polled ones by io_uring from another context.
- */
-void sbd_io_from_rq(struct sbd_io *io, struct request *rq)
-{
-	*io = (struct sbd_io){
-		.op	= req_op(rq),
-		.flags	= rq->cmd_flags & ~REQ_NOWAIT,
-		.pos	= (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
-		.len	= blk_rq_bytes(rq),
-		.bio	= rq->bio,
-	};
-	if (io->op == REQ_OP_FLUSH)
-		io->flags &= ~(REQ_PREFLUSH | REQ_FUA);
-}
-EXPORT_SYMBOL_IF_KUNIT(sbd_io_from_rq);
-
 static blk_status_t sbd_errno_to_status(int ret, const struct sbd_io *io)
 {
-	switch (ret) {
-	case 0:
+	if (likely(!ret))
 		return BLK_STS_OK;
+	switch (ret) {
 	case -EAGAIN:
 		return BLK_STS_AGAIN;
 	case -ENOMEM:
@@ -143,7 +103,7 @@ static blk_status_t sbd_execute(struct sbd_dev *dev, const struct sbd_io *io)
 	bool honour_flush = !READ_ONCE(dev->config.ignore_flush);
 	int ret;
 
-	if (cached || logged) {
+	if (unlikely(cached || logged)) {
 		ret = sbd_cache_lock(dev, io);
 		if (!ret && logged) {
 			ret = sbd_log_check(dev, io);
@@ -198,24 +158,8 @@ static blk_status_t sbd_execute(struct sbd_dev *dev, const struct sbd_io *io)
 	return sbd_errno_to_status(ret, io);
 }
 
-/* The checks every piece of work passes before it touches the store. */
-static blk_status_t sbd_io_one(struct sbd_dev *dev, const struct sbd_io *io)
-{
-	/* The block layer checks this too; a shrink may race with it. */
-	if (io->len && io->pos + io->len >
-	    ((u64)get_capacity(dev->disk) << SECTOR_SHIFT))
-		return BLK_STS_IOERR;
-	/* A flush is not a write; everything else that writes fails. */
-	if (op_is_write(io->op) && READ_ONCE(dev->config.read_only))
-		return BLK_STS_IOERR;
-	if (READ_ONCE(dev->fault.active)) {
-		blk_status_t sts = sbd_fault_check(dev, io);
-
-		if (sts)
-			return sts;
-	}
-	return sbd_execute(dev, io);
-}
+static blk_status_t sbd_io_preflush(struct sbd_dev *dev,
+				    const struct sbd_io *io);
 
 /*
  * Checks and executes @io; returns how it ended.  A write with REQ_PREFLUSH
@@ -224,15 +168,36 @@ static blk_status_t sbd_io_one(struct sbd_dev *dev, const struct sbd_io *io)
  */
 blk_status_t sbd_io_submit(struct sbd_dev *dev, const struct sbd_io *io)
 {
-	if ((io->flags & REQ_PREFLUSH) && io->op != REQ_OP_FLUSH) {
-		const struct sbd_io flush = {
-			.op	= REQ_OP_FLUSH,
-			.flags	= io->flags & REQ_NOWAIT,
-		};
-		blk_status_t sts = sbd_io_one(dev, &flush);
+	if (unlikely(io->flags & REQ_PREFLUSH) && io->op != REQ_OP_FLUSH) {
+		blk_status_t sts = sbd_io_preflush(dev, io);
 
 		if (sts)
 			return sts;
 	}
-	return sbd_io_one(dev, io);
+	/* The block layer checks this too; a shrink may race with it. */
+	if (io->len && io->pos + io->len >
+	    ((u64)get_capacity(dev->disk) << SECTOR_SHIFT))
+		return BLK_STS_IOERR;
+	/* A flush is not a write; everything else that writes fails. */
+	if (op_is_write(io->op) && READ_ONCE(dev->config.read_only))
+		return BLK_STS_IOERR;
+	if (unlikely(READ_ONCE(dev->fault.active))) {
+		blk_status_t sts = sbd_fault_check(dev, io);
+
+		if (sts)
+			return sts;
+	}
+	return sbd_execute(dev, io);
+}
+
+/* The flush a write's REQ_PREFLUSH asks for, checked like any flush. */
+static noinline blk_status_t sbd_io_preflush(struct sbd_dev *dev,
+					     const struct sbd_io *io)
+{
+	const struct sbd_io flush = {
+		.op	= REQ_OP_FLUSH,
+		.flags	= io->flags & REQ_NOWAIT,
+	};
+
+	return sbd_io_submit(dev, &flush);
 }

@@ -111,7 +111,7 @@ static int sbd_store_insert(struct sbd_store *store, pgoff_t idx, void *old,
  * to it.  Anything else, or a cursor that is not on a node, walks down
  * from the root.
  */
-static void *sbd_cursor_page(struct sbd_store_cursor *cur, pgoff_t idx)
+static inline void *sbd_cursor_page(struct sbd_store_cursor *cur, pgoff_t idx)
 {
 	struct xa_state *xas = &cur->xas;
 	void *page;

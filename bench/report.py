@@ -318,6 +318,11 @@ def main():
       f"{int(meta.get('mem_total_kib', 0)) // 1024} MiB, QEMU TCG (no KVM): {host.get('qemu', '?')} |")
     p(f"| guest clock | clocksource `{meta.get('clocksource', '?')}`; kernel command line "
       f"`{meta.get('cmdline', '?')}` |")
+    if host.get("clock") == "icount":
+        p("| time base | **instructions**: QEMU `-icount shift=0,sleep=off` (`BENCH_CLOCK=icount`), "
+          "the guest's clocks advance 1 ns per guest instruction executed; every rate and time "
+          "below is per guest instruction, not per second of real time, and the vCPUs take "
+          "turns on one host thread |")
     p(f"| host CPU | {host.get('host_cpu', '?')}, {host.get('host_cpus', '?')} CPUs, "
       f"kernel {host.get('host_kernel', '?')} |")
     busy, own, el = (float(host.get(k, 0)) for k in ("host_busy_s", "bench_cpu_s", "elapsed_s"))

@@ -4,7 +4,7 @@
 # shared read-only over virtio-9p, as its root.
 #
 # Usage:
-#   scripts/guest.sh LINE [--timeout SECS] [--mem MB] [--smp N] [--append ARGS] -- COMMAND...
+#   scripts/guest.sh LINE [--timeout SECS] [--mem MB] [--smp N] [--append ARGS] [--icount] -- COMMAND...
 #   scripts/guest.sh LINE [--mem MB] [--smp N] [--append ARGS] --shell
 #
 #   LINE is 6.1, 6.12, 7.2 or 6.12-debug. COMMAND (its words joined by
@@ -23,6 +23,11 @@
 #   output goes to FILE, and sets SBD_RESULTS=/dev/ttyS1 for COMMAND: a
 #   channel that kernel messages on the console cannot interleave with.
 #   --append ARGS adds ARGS to the guest kernel's command line.
+#   --icount runs the guest with QEMU's instruction counting (-icount
+#   shift=0,sleep=off): its clocks advance 1 ns per guest instruction
+#   executed, not with the host's time, so a guest timing measures what the
+#   guest's CPUs did, whatever else the host was doing.  The vCPUs then
+#   take turns on one host thread.
 #   --net listen:PORT | connect:PORT gives the guest a virtio NIC on a QEMU
 #   socket network: one guest listens on the host's 127.0.0.1:PORT, the other
 #   connects to it, and the two share an Ethernet link that nothing else is
@@ -64,7 +69,7 @@ case $1 in -h | --help) usage ;; esac
 LINE=$1
 shift
 case $LINE in 6.1 | 6.12 | 7.2 | 6.12-debug) ;; *) bad_usage "unknown line '$LINE' (known: 6.1 6.12 7.2 6.12-debug)" ;; esac
-TIMEOUT=600 MEM=2048 SMP=2 SHELL_MODE=0 KAPPEND="" RESULTS="" NET=""
+TIMEOUT=600 MEM=2048 SMP=2 SHELL_MODE=0 KAPPEND="" RESULTS="" NET="" ICOUNT=0
 # The debug kernel (KASAN, lockdep, kmemleak) runs several times slower: a
 # longer timeout, and no ACPI PCI interrupt routing, whose AML (_PRT) takes
 # 30 s there under TCG (or times out: AE_AML_LOOP_TIMEOUT); the BIOS's
@@ -81,6 +86,7 @@ while [[ $# -gt 0 ]]; do
 	--net)
 		[[ $# -ge 2 && $2 =~ ^(listen|connect):[0-9]+$ ]] || bad_usage "--net needs listen:PORT or connect:PORT"
 		NET=$2; shift 2 ;;
+	--icount) ICOUNT=1; shift ;;
 	--shell) SHELL_MODE=1; shift ;;
 	--) shift; CMD=("$@"); break ;;
 	-h | --help) usage ;;
@@ -361,6 +367,7 @@ QEMU=(qemu-system-x86_64 -accel tcg -nographic -no-reboot
 	-kernel "$LDIR/vmlinuz" -initrd "$LDIR/initramfs.cpio.gz"
 	-append "console=ttyS0 panic=-1 quiet loglevel=5 ${KAPPEND:+$KAPPEND }sbdjob=$JOB sbdid=$NONCE sbdhost=sbd-${LINE//./-}${SHARES:+ sbdshares=$(IFS=,; echo "${SHARES[*]}")}"
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap)
+((ICOUNT)) && QEMU+=(-icount shift=0,sleep=off)
 if [[ -z $NET ]]; then
 	QEMU+=(-nic none)
 else
