@@ -158,8 +158,17 @@ static blk_status_t sbd_execute(struct sbd_dev *dev, const struct sbd_io *io)
 	return sbd_errno_to_status(ret, io);
 }
 
-static blk_status_t sbd_io_preflush(struct sbd_dev *dev,
-				    const struct sbd_io *io);
+/* The flush a write's REQ_PREFLUSH asks for, checked like any flush. */
+static noinline blk_status_t sbd_io_preflush(struct sbd_dev *dev,
+					     const struct sbd_io *io)
+{
+	const struct sbd_io flush = {
+		.op	= REQ_OP_FLUSH,
+		.flags	= io->flags & REQ_NOWAIT,
+	};
+
+	return sbd_io_submit(dev, &flush);
+}
 
 /*
  * Checks and executes @io; returns how it ended.  A write with REQ_PREFLUSH
@@ -188,16 +197,4 @@ blk_status_t sbd_io_submit(struct sbd_dev *dev, const struct sbd_io *io)
 			return sts;
 	}
 	return sbd_execute(dev, io);
-}
-
-/* The flush a write's REQ_PREFLUSH asks for, checked like any flush. */
-static noinline blk_status_t sbd_io_preflush(struct sbd_dev *dev,
-					     const struct sbd_io *io)
-{
-	const struct sbd_io flush = {
-		.op	= REQ_OP_FLUSH,
-		.flags	= io->flags & REQ_NOWAIT,
-	};
-
-	return sbd_io_submit(dev, &flush);
 }
