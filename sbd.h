@@ -88,15 +88,13 @@ struct sbd_layer {
  * allocates a page: callers keep no RCU-protected pointer across it.
  */
 struct sbd_store_cursor {
-	struct sbd_store	*store;
-	struct xa_state		xas;
+	struct xa_state		xas;		/* on store->pages */
 };
 
 static inline void sbd_store_cursor_init(struct sbd_store_cursor *cur,
 					 struct sbd_store *store)
 {
 	*cur = (struct sbd_store_cursor){
-		.store = store,
 		.xas = __XA_STATE(&store->pages, 0, 0, 0),
 	};
 }
@@ -109,6 +107,10 @@ int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
 void sbd_store_read_at(struct sbd_store_cursor *cur, u64 pos, void *buf,
 		       unsigned int len)
 	__must_hold(RCU);
+/* A request's data: @bio and the bios chained after it, at @pos. */
+void sbd_store_read_bio(struct sbd_store *store, struct bio *bio, u64 pos);
+int sbd_store_write_bio(struct sbd_store *store, struct bio *bio, u64 pos,
+			gfp_t gfp);
 int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
 		    unsigned int len, gfp_t gfp);
 void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
@@ -449,47 +451,6 @@ void sbd_configfs_exit(void);
 
 /* sbd_sysfs.c */
 extern const struct attribute_group *sbd_disk_groups[];
-
-/* sbd_io.c: the I/O core. */
-blk_status_t sbd_io_submit(struct sbd_dev *dev, const struct sbd_io *io);
-
-/* What a bio asks for: inline, as it is on every I/O's path. */
-static inline void sbd_io_from_bio(struct sbd_io *io, struct bio *bio)
-{
-	*io = (struct sbd_io){
-		.op	= bio_op(bio),
-		.flags	= bio->bi_opf,
-		.pos	= (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT,
-		.len	= bio->bi_iter.bi_size,
-		.bio	= bio,
-	};
-	/* A flush comes to a bio-based disk as an empty REQ_PREFLUSH write. */
-	if ((io->flags & REQ_PREFLUSH) && !io->len) {
-		io->op = REQ_OP_FLUSH;
-		io->flags &= ~(REQ_PREFLUSH | REQ_FUA);
-	}
-}
-
-/*
- * What a request asks for.  blk-mq has already made a flush request of its
- * own of any REQ_PREFLUSH; that request carries REQ_PREFLUSH itself, which
- * here means nothing more than its op.  REQ_NOWAIT was blk-mq's to honour
- * (a tag, a request): the tag set is BLK_MQ_F_BLOCKING, ->queue_rq may
- * sleep, and a request that failed BLK_STS_AGAIN here would only be issued
- * again, polled ones by io_uring from another context.
- */
-static inline void sbd_io_from_rq(struct sbd_io *io, struct request *rq)
-{
-	*io = (struct sbd_io){
-		.op	= req_op(rq),
-		.flags	= rq->cmd_flags & ~REQ_NOWAIT,
-		.pos	= (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
-		.len	= blk_rq_bytes(rq),
-		.bio	= rq->bio,
-	};
-	if (io->op == REQ_OP_FLUSH)
-		io->flags &= ~(REQ_PREFLUSH | REQ_FUA);
-}
 
 /* sbd_bio.c: the bio front end. */
 int sbd_bio_init(void);

@@ -19,6 +19,7 @@
 #include <linux/mempool.h>
 
 #include "sbd.h"
+#include "sbd_io.h"
 
 struct sbd_bio_delayed {
 	struct sbd_delayed	delayed;
@@ -75,11 +76,9 @@ static void sbd_bio_end_delayed(struct sbd_delayed *d)
 
 /*
  * A bio that ends later (latency_us, latency_jitter_us, bandwidth_mbps): it
- * is executed now and ended by its timer.  Out of line, to keep the common
- * path below short.
+ * is executed now and ended by its timer.
  */
-static noinline void sbd_submit_bio_delayed(struct sbd_dev *dev,
-					    struct bio *bio)
+static void sbd_submit_bio_delayed(struct sbd_dev *dev, struct bio *bio)
 {
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct sbd_bio_delayed *bd = NULL;
@@ -110,21 +109,36 @@ static noinline void sbd_submit_bio_delayed(struct sbd_dev *dev,
 	sbd_bio_end(bio, acct, start, sts);
 }
 
-void sbd_submit_bio(struct bio *bio)
+/* A bio counted in /proc/diskstats, or one that ends later. */
+static noinline void sbd_submit_bio_slow(struct sbd_dev *dev, struct bio *bio)
 {
-	struct sbd_dev *dev = bio->bi_bdev->bd_disk->private_data;
 	unsigned long start = 0;
 	struct sbd_io io;
 	bool acct;
 
-	if (unlikely(READ_ONCE(dev->fault.delays))) {
+	if (READ_ONCE(dev->fault.delays)) {
 		sbd_submit_bio_delayed(dev, bio);
 		return;
 	}
 	acct = sbd_bio_acct(bio);
 	if (acct)
 		start = bio_start_io_acct(bio);
-
 	sbd_io_from_bio(&io, bio);
 	sbd_bio_end(bio, acct, start, sbd_io_submit(dev, &io));
+}
+
+void sbd_submit_bio(struct bio *bio)
+{
+	struct gendisk *disk = bio->bi_bdev->bd_disk;
+	struct sbd_dev *dev = disk->private_data;
+	struct sbd_io io;
+
+	if (unlikely(READ_ONCE(dev->fault.delays) ||
+		     blk_queue_io_stat(disk->queue))) {
+		sbd_submit_bio_slow(dev, bio);
+		return;
+	}
+	sbd_io_from_bio(&io, bio);
+	bio->bi_status = sbd_io_submit(dev, &io);
+	bio_endio(bio);
 }

@@ -14,6 +14,7 @@
 #include <linux/blk-mq.h>
 
 #include "sbd.h"
+#include "sbd_io.h"
 #include "sbd_compat.h"
 
 /* Ends @rq now, or on a poll queue when its submitter polls. */

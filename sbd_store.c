@@ -15,6 +15,7 @@
  * page copies it up (copy-on-write); a discard leaves SBD_HOLE where a
  * page below must no longer show.  Without a snapshot none of that runs.
  */
+#include <linux/bio.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
@@ -111,6 +112,11 @@ static int sbd_store_insert(struct sbd_store *store, pgoff_t idx, void *old,
  * to it.  Anything else, or a cursor that is not on a node, walks down
  * from the root.
  */
+static inline struct sbd_store *sbd_cursor_store(struct sbd_store_cursor *cur)
+{
+	return container_of(cur->xas.xa, struct sbd_store, pages);
+}
+
 static inline void *sbd_cursor_page(struct sbd_store_cursor *cur, pgoff_t idx)
 {
 	struct xa_state *xas = &cur->xas;
@@ -130,6 +136,75 @@ static inline void *sbd_cursor_page(struct sbd_store_cursor *cur, pgoff_t idx)
 	return page;
 }
 
+/*
+ * Copies @len bytes at @pos, all in one page of the disk, out of the store
+ * into @buf.
+ */
+static __always_inline void sbd_store_copy_out(struct sbd_store_cursor *cur,
+					       u64 pos, void *buf,
+					       unsigned int len)
+	__must_hold(RCU)
+{
+	pgoff_t idx = pos >> PAGE_SHIFT;
+	struct page *page = sbd_cursor_page(cur, idx);
+
+	if (xa_is_value(page))
+		page = NULL;		/* a hole over a snapshot */
+	else if (!page && unlikely(sbd_cursor_store(cur)->base))
+		page = sbd_layer_lookup(sbd_cursor_store(cur)->base, idx);
+	if (page)
+		memcpy_from_page(buf, page, offset_in_page(pos), len);
+	else
+		memset(buf, 0, len);
+}
+
+/*
+ * The store has no page of its own at @pos yet (@entry is NULL or a hole):
+ * makes one, which may sleep, so outside RCU.  Out of line, as it happens
+ * once per page of the disk.
+ */
+static noinline int sbd_store_copy_new(struct sbd_store_cursor *cur,
+				       void *entry, u64 pos, const void *buf,
+				       unsigned int len, gfp_t gfp)
+	__must_hold(RCU)
+{
+	pgoff_t idx = pos >> PAGE_SHIFT;
+	struct page *below = NULL;
+	int ret;
+
+	/* A snapshot's pages stay while the store is on it. */
+	if (!entry && unlikely(sbd_cursor_store(cur)->base))
+		below = sbd_layer_lookup(sbd_cursor_store(cur)->base, idx);
+	rcu_read_unlock();
+	ret = sbd_store_insert(sbd_cursor_store(cur), idx, entry, below,
+			       offset_in_page(pos), buf, len, gfp);
+	rcu_read_lock();
+	/* The tree may have changed: the next lookup walks it again. */
+	xas_reset(&cur->xas);
+	return ret;
+}
+
+/* Copies @len bytes from @buf into the store at @pos, all in one page. */
+static __always_inline int sbd_store_copy_in(struct sbd_store_cursor *cur,
+					     u64 pos, const void *buf,
+					     unsigned int len, gfp_t gfp)
+	__must_hold(RCU)
+{
+	for (;;) {
+		void *entry = sbd_cursor_page(cur, pos >> PAGE_SHIFT);
+		int ret;
+
+		if (entry && !xa_is_value(entry)) {
+			memcpy_to_page(entry, offset_in_page(pos), buf, len);
+			return 0;
+		}
+		ret = sbd_store_copy_new(cur, entry, pos, buf, len, gfp);
+		if (ret != -EEXIST)
+			return ret;
+		/* Lost a race: copy into the winner's page. */
+	}
+}
+
 int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
 		       const void *buf, unsigned int len, gfp_t gfp)
 	__must_hold(RCU)
@@ -137,30 +212,10 @@ int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "sbd store write outside RCU");
 	while (len) {
 		unsigned int chunk = sbd_chunk(pos, len);
-		unsigned int off = offset_in_page(pos);
-		pgoff_t idx = pos >> PAGE_SHIFT;
-		void *entry = sbd_cursor_page(cur, idx);
-		struct page *below = NULL;
-		int ret;
+		int ret = sbd_store_copy_in(cur, pos, buf, chunk, gfp);
 
-		if (entry && !xa_is_value(entry)) {
-			memcpy_to_page(entry, off, buf, chunk);
-		} else {
-			/* A snapshot's pages stay while the store is on it. */
-			if (!entry && unlikely(cur->store->base))
-				below = sbd_layer_lookup(cur->store->base, idx);
-			/* Allocation may sleep: outside RCU. */
-			rcu_read_unlock();
-			ret = sbd_store_insert(cur->store, idx, entry, below,
-					       off, buf, chunk, gfp);
-			rcu_read_lock();
-			/* The tree may have changed: the next lookup walks it. */
-			xas_reset(&cur->xas);
-			if (ret == -EEXIST)
-				continue;	/* lost a race: copy into the winner's page */
-			if (ret)
-				return ret;
-		}
+		if (ret)
+			return ret;
 		pos += chunk;
 		buf += chunk;
 		len -= chunk;
@@ -176,23 +231,81 @@ void sbd_store_read_at(struct sbd_store_cursor *cur, u64 pos, void *buf,
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "sbd store read outside RCU");
 	while (len) {
 		unsigned int chunk = sbd_chunk(pos, len);
-		pgoff_t idx = pos >> PAGE_SHIFT;
-		struct page *page = sbd_cursor_page(cur, idx);
 
-		if (xa_is_value(page))
-			page = NULL;		/* a hole over a snapshot */
-		else if (!page && unlikely(cur->store->base))
-			page = sbd_layer_lookup(cur->store->base, idx);
-		if (page)
-			memcpy_from_page(buf, page, offset_in_page(pos), chunk);
-		else
-			memset(buf, 0, chunk);
+		sbd_store_copy_out(cur, pos, buf, chunk);
 		pos += chunk;
 		buf += chunk;
 		len -= chunk;
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_read_at);
+
+/*
+ * A request's data is @bio and the bios chained after it, from @pos on the
+ * disk.  It is copied a piece at a time, as brd does: the most that lies
+ * in one page of the bio and in one page of the store.  One RCU section
+ * and one cursor serve all the pieces.
+ */
+static inline struct bio_vec sbd_bio_piece(struct bio *bio,
+					   struct bvec_iter iter, u64 pos)
+{
+	struct bio_vec bv = bio_iter_iovec(bio, iter);
+
+	bv.bv_len = sbd_chunk(pos, bv.bv_len);
+	return bv;
+}
+
+void sbd_store_read_bio(struct sbd_store *store, struct bio *bio, u64 pos)
+{
+	struct sbd_store_cursor cur;
+
+	sbd_store_cursor_init(&cur, store);
+	rcu_read_lock();
+	do {
+		struct bvec_iter iter = bio->bi_iter;
+
+		while (iter.bi_size) {
+			struct bio_vec bv = sbd_bio_piece(bio, iter, pos);
+			void *buf = bvec_kmap_local(&bv);
+
+			sbd_store_copy_out(&cur, pos, buf, bv.bv_len);
+			kunmap_local(buf);
+			bvec_iter_advance_single(bio->bi_io_vec, &iter,
+						 bv.bv_len);
+			pos += bv.bv_len;
+		}
+	} while ((bio = bio->bi_next));
+	rcu_read_unlock();
+}
+
+int sbd_store_write_bio(struct sbd_store *store, struct bio *bio, u64 pos,
+			gfp_t gfp)
+{
+	struct sbd_store_cursor cur;
+	int ret = 0;
+
+	sbd_store_cursor_init(&cur, store);
+	rcu_read_lock();
+	do {
+		struct bvec_iter iter = bio->bi_iter;
+
+		while (iter.bi_size) {
+			struct bio_vec bv = sbd_bio_piece(bio, iter, pos);
+			void *buf = bvec_kmap_local(&bv);
+
+			ret = sbd_store_copy_in(&cur, pos, buf, bv.bv_len, gfp);
+			kunmap_local(buf);
+			if (ret)
+				goto out;
+			bvec_iter_advance_single(bio->bi_io_vec, &iter,
+						 bv.bv_len);
+			pos += bv.bv_len;
+		}
+	} while ((bio = bio->bi_next));
+out:
+	rcu_read_unlock();
+	return ret;
+}
 
 /* One buffer, its own cursor: for callers that are not a request. */
 int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
