@@ -12,7 +12,7 @@ KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
 KERNELS ?= 6.1 6.12 7.2
 KERNEL ?= 6.1
 
-.PHONY: all modules clean install deb check-deb check check-debug check-two-guests ci demo shell bench soak crashtest
+.PHONY: all modules clean install deb check-deb check check-debug check-two-guests ci demo shell bench insn-trace soak crashtest
 
 all: modules
 
@@ -80,6 +80,11 @@ shell:
 # sbd next to brd and null_blk, same fio jobs: see scripts/bench.
 bench:
 	KERNEL=$(KERNEL) scripts/bench
+
+# The instructions one 4 KiB read and write take in sbd's and brd's
+# ->submit_bio, function by function (single-stepped under gdb; ~1 min).
+insn-trace:
+	KERNEL=$(KERNEL) scripts/insn-trace
 
 # Crash-consistency soak: hundreds of power-cut trials per file system.
 soak:

@@ -31,6 +31,7 @@ needs=(
 	groff:groff
 	nvme:nvme-cli
 	mdadm:mdadm
+	gdb:gdb
 )
 
 missing=()

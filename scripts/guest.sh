@@ -4,7 +4,7 @@
 # shared read-only over virtio-9p, as its root.
 #
 # Usage:
-#   scripts/guest.sh LINE [--timeout SECS] [--mem MB] [--smp N] [--append ARGS] [--icount] -- COMMAND...
+#   scripts/guest.sh LINE [--timeout SECS] [--mem MB] [--smp N] [--append ARGS] [--icount] [--gdb PORT] -- COMMAND...
 #   scripts/guest.sh LINE [--mem MB] [--smp N] [--append ARGS] --shell
 #
 #   LINE is 6.1, 6.12, 7.2 or 6.12-debug. COMMAND (its words joined by
@@ -28,6 +28,8 @@
 #   executed, not with the host's time, so a guest timing measures what the
 #   guest's CPUs did, whatever else the host was doing.  The vCPUs then
 #   take turns on one host thread.
+#   --gdb PORT starts QEMU's gdb stub on the host's 127.0.0.1:PORT, for
+#   "target remote" (scripts/insn-trace).
 #   --net listen:PORT | connect:PORT gives the guest a virtio NIC on a QEMU
 #   socket network: one guest listens on the host's 127.0.0.1:PORT, the other
 #   connects to it, and the two share an Ethernet link that nothing else is
@@ -69,7 +71,7 @@ case $1 in -h | --help) usage ;; esac
 LINE=$1
 shift
 case $LINE in 6.1 | 6.12 | 7.2 | 6.12-debug) ;; *) bad_usage "unknown line '$LINE' (known: 6.1 6.12 7.2 6.12-debug)" ;; esac
-TIMEOUT=600 MEM=2048 SMP=2 SHELL_MODE=0 KAPPEND="" RESULTS="" NET="" ICOUNT=0
+TIMEOUT=600 MEM=2048 SMP=2 SHELL_MODE=0 KAPPEND="" RESULTS="" NET="" ICOUNT=0 GDB_PORT=""
 # The debug kernel (KASAN, lockdep, kmemleak) runs several times slower: a
 # longer timeout, and no ACPI PCI interrupt routing, whose AML (_PRT) takes
 # 30 s there under TCG (or times out: AE_AML_LOOP_TIMEOUT); the BIOS's
@@ -87,6 +89,7 @@ while [[ $# -gt 0 ]]; do
 		[[ $# -ge 2 && $2 =~ ^(listen|connect):[0-9]+$ ]] || bad_usage "--net needs listen:PORT or connect:PORT"
 		NET=$2; shift 2 ;;
 	--icount) ICOUNT=1; shift ;;
+	--gdb) [[ $# -ge 2 && $2 =~ ^[0-9]+$ ]] || bad_usage "--gdb needs a port"; GDB_PORT=$2; shift 2 ;;
 	--shell) SHELL_MODE=1; shift ;;
 	--) shift; CMD=("$@"); break ;;
 	-h | --help) usage ;;
@@ -368,6 +371,7 @@ QEMU=(qemu-system-x86_64 -accel tcg -nographic -no-reboot
 	-append "console=ttyS0 panic=-1 quiet loglevel=5 ${KAPPEND:+$KAPPEND }sbdjob=$JOB sbdid=$NONCE sbdhost=sbd-${LINE//./-}${SHARES:+ sbdshares=$(IFS=,; echo "${SHARES[*]}")}"
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap)
 ((ICOUNT)) && QEMU+=(-icount shift=0,sleep=off)
+[[ -z $GDB_PORT ]] || QEMU+=(-gdb "tcp:127.0.0.1:$GDB_PORT")
 if [[ -z $NET ]]; then
 	QEMU+=(-nic none)
 else
