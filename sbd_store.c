@@ -255,31 +255,10 @@ static inline struct bio_vec sbd_bio_piece(struct bio *bio,
 	return bv;
 }
 
-void sbd_store_read_bio(struct sbd_store *store, struct bio *bio, u64 pos)
-{
-	struct sbd_store_cursor cur;
-
-	sbd_store_cursor_init(&cur, store);
-	rcu_read_lock();
-	do {
-		struct bvec_iter iter = bio->bi_iter;
-
-		while (iter.bi_size) {
-			struct bio_vec bv = sbd_bio_piece(bio, iter, pos);
-			void *buf = bvec_kmap_local(&bv);
-
-			sbd_store_copy_out(&cur, pos, buf, bv.bv_len);
-			kunmap_local(buf);
-			bvec_iter_advance_single(bio->bi_io_vec, &iter,
-						 bv.bv_len);
-			pos += bv.bv_len;
-		}
-	} while ((bio = bio->bi_next));
-	rcu_read_unlock();
-}
-
-int sbd_store_write_bio(struct sbd_store *store, struct bio *bio, u64 pos,
-			gfp_t gfp)
+/* Both copies in one loop: @write is a constant in each caller below. */
+static __always_inline int sbd_store_copy_bio(struct sbd_store *store,
+					      struct bio *bio, u64 pos,
+					      bool write, gfp_t gfp)
 {
 	struct sbd_store_cursor cur;
 	int ret = 0;
@@ -293,7 +272,11 @@ int sbd_store_write_bio(struct sbd_store *store, struct bio *bio, u64 pos,
 			struct bio_vec bv = sbd_bio_piece(bio, iter, pos);
 			void *buf = bvec_kmap_local(&bv);
 
-			ret = sbd_store_copy_in(&cur, pos, buf, bv.bv_len, gfp);
+			if (write)
+				ret = sbd_store_copy_in(&cur, pos, buf,
+							bv.bv_len, gfp);
+			else
+				sbd_store_copy_out(&cur, pos, buf, bv.bv_len);
 			kunmap_local(buf);
 			if (ret)
 				goto out;
@@ -305,6 +288,17 @@ int sbd_store_write_bio(struct sbd_store *store, struct bio *bio, u64 pos,
 out:
 	rcu_read_unlock();
 	return ret;
+}
+
+void sbd_store_read_bio(struct sbd_store *store, struct bio *bio, u64 pos)
+{
+	sbd_store_copy_bio(store, bio, pos, false, 0);
+}
+
+int sbd_store_write_bio(struct sbd_store *store, struct bio *bio, u64 pos,
+			gfp_t gfp)
+{
+	return sbd_store_copy_bio(store, bio, pos, true, gfp);
 }
 
 /* One buffer, its own cursor: for callers that are not a request. */
