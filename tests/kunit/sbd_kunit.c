@@ -17,6 +17,7 @@
 #include <linux/string.h>
 
 #include "../../sbd.h"
+#include "../../sbd_io.h"
 #include "../../sbd_compat.h"
 
 /* ---- backing store ------------------------------------------------------ */
