@@ -106,17 +106,18 @@ static int sbd_store_insert(struct sbd_store *store, pgoff_t idx, void *old,
 	return xa_is_err(cur) ? xa_err(cur) : -EEXIST;
 }
 
+/* The store a cursor walks: its xa_state is on store->pages. */
+static inline struct sbd_store *sbd_cursor_store(struct sbd_store_cursor *cur)
+{
+	return container_of(cur->xas.xa, struct sbd_store, pages);
+}
+
 /*
  * The entry at @idx: a page, SBD_HOLE or NULL.  The next page after the
  * last one looked up is usually in the same xarray node: xas_next() steps
  * to it.  Anything else, or a cursor that is not on a node, walks down
  * from the root.
  */
-static inline struct sbd_store *sbd_cursor_store(struct sbd_store_cursor *cur)
-{
-	return container_of(cur->xas.xa, struct sbd_store, pages);
-}
-
 static inline void *sbd_cursor_page(struct sbd_store_cursor *cur, pgoff_t idx)
 {
 	struct xa_state *xas = &cur->xas;
