@@ -89,20 +89,29 @@ struct sbd_layer {
  */
 struct sbd_store_cursor {
 	struct xa_state		xas;		/* on store->pages */
+	gfp_t			gfp;		/* for the pages a write adds */
 };
 
+/*
+ * A new cursor, as a declaration's initializer: a struct filled in after
+ * its declaration is zeroed first under INIT_STACK_ALL_ZERO.  @gfp: how
+ * a write through it may allocate; a read never does.
+ */
+#define SBD_STORE_CURSOR(store, flags) {				\
+	.xas	= __XA_STATE(&(store)->pages, 0, 0, 0),			\
+	.gfp	= (flags),						\
+}
+
 static inline void sbd_store_cursor_init(struct sbd_store_cursor *cur,
-					 struct sbd_store *store)
+					 struct sbd_store *store, gfp_t gfp)
 {
-	*cur = (struct sbd_store_cursor){
-		.xas = __XA_STATE(&store->pages, 0, 0, 0),
-	};
+	*cur = (struct sbd_store_cursor)SBD_STORE_CURSOR(store, gfp);
 }
 
 void sbd_store_init(struct sbd_store *store);
 void sbd_store_destroy(struct sbd_store *store);
 int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
-		       const void *buf, unsigned int len, gfp_t gfp)
+		       const void *buf, unsigned int len)
 	__must_hold(RCU);
 void sbd_store_read_at(struct sbd_store_cursor *cur, u64 pos, void *buf,
 		       unsigned int len)
@@ -345,6 +354,13 @@ struct sbd_dev {
 	struct sbd_store	store;
 	struct sbd_cache	cache;
 	struct sbd_fault	fault;
+	/*
+	 * Writable, and no error rule, delay, power cut, write cache or
+	 * write log: a request needs nothing but the capacity check and the
+	 * switch (sbd_io.h).  Worked out under lock by sbd_dev_update_plain()
+	 * whenever one of them changes, and read once per request.
+	 */
+	bool			plain;
 	struct sbd_stats __percpu *stats;
 	struct sbd_log		*log;		/* under lock and cache.lock */
 	struct sbd_crash_origin	*origin;	/* a crash image's, under lock */
@@ -374,6 +390,7 @@ extern enum sbd_queue_mode sbd_default_queue_mode;
 
 /* sbd_disk.c */
 struct sbd_dev *sbd_dev_alloc(const struct sbd_config *config);
+void sbd_dev_update_plain(struct sbd_dev *dev);
 void sbd_dev_put(struct sbd_dev *dev);
 int sbd_dev_power_on(struct sbd_dev *dev);
 void sbd_dev_power_off(struct sbd_dev *dev);

@@ -96,7 +96,7 @@ static void sbd_submit_bio_delayed(struct sbd_dev *dev, struct bio *bio)
 	if (acct)
 		start = bio_start_io_acct(bio);
 
-	sbd_io_from_bio(&io, bio);
+	io = sbd_io_from_bio(bio);
 	sts = sbd_io_submit(dev, &io);
 
 	sbd_delayed_init(&bd->delayed, dev, sbd_bio_end_delayed);
@@ -109,11 +109,14 @@ static void sbd_submit_bio_delayed(struct sbd_dev *dev, struct bio *bio)
 	sbd_bio_end(bio, acct, start, sts);
 }
 
-/* A bio counted in /proc/diskstats, or one that ends later. */
+/*
+ * A bio on a disk that uses a test feature, one counted in /proc/diskstats
+ * or one that asks for a flush first.
+ */
 static noinline void sbd_submit_bio_slow(struct sbd_dev *dev, struct bio *bio)
 {
+	struct sbd_io io = sbd_io_from_bio(bio);
 	unsigned long start = 0;
-	struct sbd_io io;
 	bool acct;
 
 	if (READ_ONCE(dev->fault.delays)) {
@@ -123,7 +126,6 @@ static noinline void sbd_submit_bio_slow(struct sbd_dev *dev, struct bio *bio)
 	acct = sbd_bio_acct(bio);
 	if (acct)
 		start = bio_start_io_acct(bio);
-	sbd_io_from_bio(&io, bio);
 	sbd_bio_end(bio, acct, start, sbd_io_submit(dev, &io));
 }
 
@@ -131,14 +133,14 @@ void sbd_submit_bio(struct bio *bio)
 {
 	struct gendisk *disk = bio->bi_bdev->bd_disk;
 	struct sbd_dev *dev = disk->private_data;
-	struct sbd_io io;
+	struct sbd_io io = sbd_io_from_bio(bio);
 
-	if (unlikely(READ_ONCE(dev->fault.delays) ||
-		     blk_queue_io_stat(disk->queue))) {
+	/* A test feature, /proc/diskstats or a flush before data: not here. */
+	if (unlikely(!READ_ONCE(dev->plain) || blk_queue_io_stat(disk->queue) ||
+		     (io.flags & REQ_PREFLUSH))) {
 		sbd_submit_bio_slow(dev, bio);
 		return;
 	}
-	sbd_io_from_bio(&io, bio);
-	bio->bi_status = sbd_io_submit(dev, &io);
+	bio->bi_status = sbd_io_run(dev, &io, false);
 	bio_endio(bio);
 }

@@ -201,6 +201,7 @@ int sbd_dev_power_on(struct sbd_dev *dev)
 	dev->index = index;
 	dev->disk = disk;
 	sbd_fault_start(dev);
+	sbd_dev_update_plain(dev);
 	ret = device_add_disk(NULL, disk, sbd_disk_groups);
 	if (ret)
 		goto err_put_disk;
@@ -265,6 +266,7 @@ void sbd_dev_remove(struct sbd_dev *dev)
 	sbd_store_destroy(&dev->store);
 	sbd_log_put(dev->log);
 	dev->log = NULL;
+	sbd_dev_update_plain(dev);
 	mutex_unlock(&dev->lock);
 }
 
@@ -328,13 +330,27 @@ int sbd_dev_resize(struct sbd_dev *dev, u64 size)
 }
 
 /*
+ * With dev->lock held, after read_only, an error rule, a delay, a power
+ * cut, the write cache or the write log changed, and at power on: whether
+ * the I/O core may skip all of them (sbd_io.h).  A request that reads the
+ * old value while it changes behaves as if it had come a moment earlier.
+ */
+void sbd_dev_update_plain(struct sbd_dev *dev)
+{
+	WRITE_ONCE(dev->plain, !dev->config.read_only &&
+		   !READ_ONCE(dev->fault.active) && !dev->config.cache &&
+		   !dev->log);
+}
+
+/*
  * The block layer refuses to open a read-only disk for writing, but does
- * not fail writes from those who opened it before; sbd_io.c does that.
+ * not fail writes from those who opened it before; sbd_io.h does that.
  */
 int sbd_dev_set_read_only(struct sbd_dev *dev, u64 read_only)
 {
 	lockdep_assert_held(&dev->lock);
 	WRITE_ONCE(dev->config.read_only, read_only);
+	sbd_dev_update_plain(dev);
 	if (dev->disk)
 		set_disk_ro(dev->disk, read_only);
 	return 0;

@@ -92,6 +92,7 @@ void sbd_fault_update(struct sbd_dev *dev)
 	WRITE_ONCE(f->delays, f->latency_ns || f->jitter_ns || f->bytes_per_sec);
 	WRITE_ONCE(f->active, f->nr_rules || f->cut || f->delays);
 	spin_unlock_irq(&f->lock);
+	sbd_dev_update_plain(dev);
 }
 
 int sbd_fault_seed(struct sbd_dev *dev, u64 seed)

@@ -22,19 +22,27 @@
 
 #include "sbd.h"
 
-/* What a bio asks for. */
-static inline void sbd_io_from_bio(struct sbd_io *io, struct bio *bio)
+/*
+ * What a bio asks for.  Returned, not filled in: a struct declared without
+ * an initializer is zeroed first in kernels built with INIT_STACK_ALL_ZERO,
+ * in memory, even where it then lives in registers.
+ */
+static inline struct sbd_io sbd_io_from_bio(struct bio *bio)
 {
-	io->op = bio_op(bio);
-	io->flags = bio->bi_opf;
-	io->pos = (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT;
-	io->len = bio->bi_iter.bi_size;
-	io->bio = bio;
+	struct sbd_io io = {
+		.op	= bio_op(bio),
+		.flags	= bio->bi_opf,
+		.pos	= (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT,
+		.len	= bio->bi_iter.bi_size,
+		.bio	= bio,
+	};
+
 	/* A flush comes to a bio-based disk as an empty REQ_PREFLUSH write. */
-	if ((io->flags & REQ_PREFLUSH) && !io->len) {
-		io->op = REQ_OP_FLUSH;
-		io->flags &= ~(REQ_PREFLUSH | REQ_FUA);
+	if ((io.flags & REQ_PREFLUSH) && !io.len) {
+		io.op = REQ_OP_FLUSH;
+		io.flags &= ~(REQ_PREFLUSH | REQ_FUA);
 	}
+	return io;
 }
 
 /*
@@ -45,15 +53,19 @@ static inline void sbd_io_from_bio(struct sbd_io *io, struct bio *bio)
  * sleep, and a request that failed BLK_STS_AGAIN here would only be issued
  * again, polled ones by io_uring from another context.
  */
-static inline void sbd_io_from_rq(struct sbd_io *io, struct request *rq)
+static inline struct sbd_io sbd_io_from_rq(struct request *rq)
 {
-	io->op = req_op(rq);
-	io->flags = rq->cmd_flags & ~REQ_NOWAIT;
-	io->pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
-	io->len = blk_rq_bytes(rq);
-	io->bio = rq->bio;
-	if (io->op == REQ_OP_FLUSH)
-		io->flags &= ~(REQ_PREFLUSH | REQ_FUA);
+	struct sbd_io io = {
+		.op	= req_op(rq),
+		.flags	= rq->cmd_flags & ~REQ_NOWAIT,
+		.pos	= (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
+		.len	= blk_rq_bytes(rq),
+		.bio	= rq->bio,
+	};
+
+	if (io.op == REQ_OP_FLUSH)
+		io.flags &= ~(REQ_PREFLUSH | REQ_FUA);
+	return io;
 }
 
 /* sbd_io.c: the core's out-of-line part, for the test features. */
@@ -165,8 +177,8 @@ static __always_inline blk_status_t sbd_execute(struct sbd_dev *dev,
 /*
  * Checks and executes @io.  A write with REQ_PREFLUSH is a flush, then the
  * write, as blk-mq would send them: if the flush fails, the write is not
- * done.  @test: the disk may be using a test feature (write cache, write
- * log, error rules) or @io be a REQ_PREFLUSH.
+ * done.  @test: the disk may not be plain (a test feature, read-only) or
+ * @io be a REQ_PREFLUSH.
  */
 static __always_inline blk_status_t sbd_io_run(struct sbd_dev *dev,
 					       const struct sbd_io *io,
@@ -183,8 +195,11 @@ static __always_inline blk_status_t sbd_io_run(struct sbd_dev *dev,
 	if (io->len && io->pos + io->len >
 	    ((u64)get_capacity(dev->disk) << SECTOR_SHIFT))
 		return BLK_STS_IOERR;
-	/* A flush is not a write; everything else that writes fails. */
-	if (op_is_write(io->op) && READ_ONCE(dev->config.read_only))
+	/*
+	 * A flush is not a write; everything else that writes fails.  A
+	 * read-only disk is not plain: only @test needs to look.
+	 */
+	if (test && op_is_write(io->op) && READ_ONCE(dev->config.read_only))
 		return BLK_STS_IOERR;
 	if (test && READ_ONCE(dev->fault.active)) {
 		sts = sbd_fault_check(dev, io);
@@ -195,17 +210,16 @@ static __always_inline blk_status_t sbd_io_run(struct sbd_dev *dev,
 }
 
 /*
- * Returns how @io ended.  A disk that uses none of the test features runs
- * the same checks and switch, compiled without the tests of features that
- * it does not use.
+ * Returns how @io ended.  A plain disk (dev->plain: writable, no test
+ * feature in use) runs the same checks and switch, compiled without the
+ * tests of what it does not use.
  */
 static __always_inline blk_status_t sbd_io_submit(struct sbd_dev *dev,
 						  const struct sbd_io *io)
 {
-	if (unlikely(READ_ONCE(dev->fault.active) || dev->config.cache ||
-		     dev->log || (io->flags & REQ_PREFLUSH)))
-		return sbd_io_submit_test(dev, *io);
-	return sbd_io_run(dev, io, false);
+	if (likely(READ_ONCE(dev->plain) && !(io->flags & REQ_PREFLUSH)))
+		return sbd_io_run(dev, io, false);
+	return sbd_io_submit_test(dev, *io);
 }
 
 #endif /* SBD_IO_H */

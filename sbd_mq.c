@@ -31,11 +31,10 @@ static blk_status_t sbd_queue_rq(struct blk_mq_hw_ctx *hctx,
 {
 	struct request *rq = bd->rq;
 	struct sbd_dev *dev = rq->q->queuedata;
-	struct sbd_io io;
+	struct sbd_io io = sbd_io_from_rq(rq);
 	blk_status_t sts;
 
 	blk_mq_start_request(rq);
-	sbd_io_from_rq(&io, rq);
 	sts = sbd_io_submit(dev, &io);
 	if (!sbd_fault_delay(dev, &io, blk_mq_rq_to_pdu(rq), &sts))
 		sbd_mq_end(rq, sts);

@@ -133,6 +133,7 @@ int sbd_snap_take(struct sbd_dev *dev)
 		if (log)
 			log->base = sbd_layer_get(dev->store.base);
 		swap(dev->log, log);
+		sbd_dev_update_plain(dev);
 		dev->restore_pages = 0;
 	}
 	mutex_unlock(&dev->cache.lock);
@@ -173,6 +174,7 @@ int sbd_snap_restore(struct sbd_dev *dev)
 	sbd_cache_flush(dev);
 	dev->restore_pages = sbd_store_revert(&dev->store);
 	swap(dev->log, log);
+	sbd_dev_update_plain(dev);
 	mutex_unlock(&dev->cache.lock);
 	sbd_dev_resume(dev);
 	sbd_log_put(log);

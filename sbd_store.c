@@ -166,7 +166,7 @@ static __always_inline void sbd_store_copy_out(struct sbd_store_cursor *cur,
  */
 static noinline int sbd_store_copy_new(struct sbd_store_cursor *cur,
 				       void *entry, u64 pos, const void *buf,
-				       unsigned int len, gfp_t gfp)
+				       unsigned int len)
 	__must_hold(RCU)
 {
 	pgoff_t idx = pos >> PAGE_SHIFT;
@@ -178,7 +178,7 @@ static noinline int sbd_store_copy_new(struct sbd_store_cursor *cur,
 		below = sbd_layer_lookup(sbd_cursor_store(cur)->base, idx);
 	rcu_read_unlock();
 	ret = sbd_store_insert(sbd_cursor_store(cur), idx, entry, below,
-			       offset_in_page(pos), buf, len, gfp);
+			       offset_in_page(pos), buf, len, cur->gfp);
 	rcu_read_lock();
 	/* The tree may have changed: the next lookup walks it again. */
 	xas_reset(&cur->xas);
@@ -188,7 +188,7 @@ static noinline int sbd_store_copy_new(struct sbd_store_cursor *cur,
 /* Copies @len bytes from @buf into the store at @pos, all in one page. */
 static __always_inline int sbd_store_copy_in(struct sbd_store_cursor *cur,
 					     u64 pos, const void *buf,
-					     unsigned int len, gfp_t gfp)
+					     unsigned int len)
 	__must_hold(RCU)
 {
 	for (;;) {
@@ -199,7 +199,7 @@ static __always_inline int sbd_store_copy_in(struct sbd_store_cursor *cur,
 			memcpy_to_page(entry, offset_in_page(pos), buf, len);
 			return 0;
 		}
-		ret = sbd_store_copy_new(cur, entry, pos, buf, len, gfp);
+		ret = sbd_store_copy_new(cur, entry, pos, buf, len);
 		if (ret != -EEXIST)
 			return ret;
 		/* Lost a race: copy into the winner's page. */
@@ -207,13 +207,13 @@ static __always_inline int sbd_store_copy_in(struct sbd_store_cursor *cur,
 }
 
 int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
-		       const void *buf, unsigned int len, gfp_t gfp)
+		       const void *buf, unsigned int len)
 	__must_hold(RCU)
 {
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "sbd store write outside RCU");
 	while (len) {
 		unsigned int chunk = sbd_chunk(pos, len);
-		int ret = sbd_store_copy_in(cur, pos, buf, chunk, gfp);
+		int ret = sbd_store_copy_in(cur, pos, buf, chunk);
 
 		if (ret)
 			return ret;
@@ -261,10 +261,9 @@ static __always_inline int sbd_store_copy_bio(struct sbd_store *store,
 					      struct bio *bio, u64 pos,
 					      bool write, gfp_t gfp)
 {
-	struct sbd_store_cursor cur;
+	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store, gfp);
 	int ret = 0;
 
-	sbd_store_cursor_init(&cur, store);
 	rcu_read_lock();
 	do {
 		struct bvec_iter iter = bio->bi_iter;
@@ -275,7 +274,7 @@ static __always_inline int sbd_store_copy_bio(struct sbd_store *store,
 
 			if (write)
 				ret = sbd_store_copy_in(&cur, pos, buf,
-							bv.bv_len, gfp);
+							bv.bv_len);
 			else
 				sbd_store_copy_out(&cur, pos, buf, bv.bv_len);
 			kunmap_local(buf);
@@ -306,12 +305,11 @@ int sbd_store_write_bio(struct sbd_store *store, struct bio *bio, u64 pos,
 int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
 		    unsigned int len, gfp_t gfp)
 {
-	struct sbd_store_cursor cur;
+	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store, gfp);
 	int ret;
 
-	sbd_store_cursor_init(&cur, store);
 	rcu_read_lock();
-	ret = sbd_store_write_at(&cur, pos, buf, len, gfp);
+	ret = sbd_store_write_at(&cur, pos, buf, len);
 	rcu_read_unlock();
 	return ret;
 }
@@ -320,9 +318,8 @@ EXPORT_SYMBOL_IF_KUNIT(sbd_store_write);
 void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
 		    unsigned int len)
 {
-	struct sbd_store_cursor cur;
+	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store, 0);
 
-	sbd_store_cursor_init(&cur, store);
 	rcu_read_lock();
 	sbd_store_read_at(&cur, pos, buf, len);
 	rcu_read_unlock();
