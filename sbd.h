@@ -116,10 +116,6 @@ int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
 void sbd_store_read_at(struct sbd_store_cursor *cur, u64 pos, void *buf,
 		       unsigned int len)
 	__must_hold(RCU);
-/* A request's data: @bio and the bios chained after it, at @pos. */
-void sbd_store_read_bio(struct sbd_store *store, struct bio *bio, u64 pos);
-int sbd_store_write_bio(struct sbd_store *store, struct bio *bio, u64 pos,
-			gfp_t gfp);
 int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
 		    unsigned int len, gfp_t gfp);
 void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,

@@ -21,6 +21,7 @@
 #include <linux/blk-mq.h>
 
 #include "sbd.h"
+#include "sbd_store.h"
 
 /*
  * What a bio asks for.  Returned, not filled in: a struct declared without
