@@ -83,8 +83,8 @@ static void sbd_submit_bio_delayed(struct sbd_dev *dev, struct bio *bio)
 	bool nowait = bio->bi_opf & REQ_NOWAIT;
 	struct sbd_bio_delayed *bd = NULL;
 	bool acct = sbd_bio_acct(bio);
+	struct sbd_io io = sbd_io_from_bio(bio);
 	unsigned long start = 0;
-	struct sbd_io io;
 	blk_status_t sts;
 
 	if (sbd_fault_room(dev, nowait))
@@ -96,7 +96,6 @@ static void sbd_submit_bio_delayed(struct sbd_dev *dev, struct bio *bio)
 	if (acct)
 		start = bio_start_io_acct(bio);
 
-	io = sbd_io_from_bio(bio);
 	sts = sbd_io_submit(dev, &io);
 
 	sbd_delayed_init(&bd->delayed, dev, sbd_bio_end_delayed);
@@ -110,12 +109,12 @@ static void sbd_submit_bio_delayed(struct sbd_dev *dev, struct bio *bio)
 }
 
 /*
- * A bio on a disk that uses a test feature, one counted in /proc/diskstats
- * or one that asks for a flush first.
+ * A bio on a disk that is not plain (read-only, or a test feature on), one
+ * counted in /proc/diskstats or one that asks for a flush first.
  */
 static noinline void sbd_submit_bio_slow(struct sbd_dev *dev, struct bio *bio)
 {
-	struct sbd_io io = sbd_io_from_bio(bio);
+	struct sbd_io io;
 	unsigned long start = 0;
 	bool acct;
 
@@ -126,6 +125,7 @@ static noinline void sbd_submit_bio_slow(struct sbd_dev *dev, struct bio *bio)
 	acct = sbd_bio_acct(bio);
 	if (acct)
 		start = bio_start_io_acct(bio);
+	io = sbd_io_from_bio(bio);
 	sbd_bio_end(bio, acct, start, sbd_io_submit(dev, &io));
 }
 
@@ -135,7 +135,7 @@ void sbd_submit_bio(struct bio *bio)
 	struct sbd_dev *dev = disk->private_data;
 	struct sbd_io io = sbd_io_from_bio(bio);
 
-	/* A test feature, /proc/diskstats or a flush before data: not here. */
+	/* Not plain, /proc/diskstats, or a flush before data: not here. */
 	if (unlikely(!READ_ONCE(dev->plain) || blk_queue_io_stat(disk->queue) ||
 		     (io.flags & REQ_PREFLUSH))) {
 		sbd_submit_bio_slow(dev, bio);

@@ -337,6 +337,7 @@ int sbd_dev_resize(struct sbd_dev *dev, u64 size)
  */
 void sbd_dev_update_plain(struct sbd_dev *dev)
 {
+	lockdep_assert_held(&dev->lock);
 	WRITE_ONCE(dev->plain, !dev->config.read_only &&
 		   !READ_ONCE(dev->fault.active) && !dev->config.cache &&
 		   !dev->log);

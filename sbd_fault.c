@@ -13,7 +13,7 @@
  *   power cut can end them at once (EIO) and a power off can end them
  *   before the disk goes; fault.inflight counts them until they have ended.
  *
- * None of this costs the I/O path more than one test of fault.active when
+ * None of this costs the I/O path more than one test of dev->plain when
  * nothing is set.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sbd I/O core, its out-of-line part (the rest is inline, in sbd_io.h):
- * what a request needs when the disk uses a test feature, the write cache,
- * the write log or the error rules, or when it carries a REQ_PREFLUSH.
+ * what a request needs when the disk is not plain (read-only, or a test
+ * feature on: the write cache, the write log, error rules, delays, a power
+ * cut), or when it carries a REQ_PREFLUSH.
  */
 #include <linux/mutex.h>
 
@@ -42,7 +43,7 @@ blk_status_t sbd_io_preflush(struct sbd_dev *dev, const struct sbd_io *io)
 }
 
 /*
- * sbd_io_submit() for a disk that uses a test feature.  @io is passed by
+ * sbd_io_submit() for a disk that is not plain.  @io is passed by
  * value so that the front ends never take its address: on their common
  * path it then stays in registers.
  */

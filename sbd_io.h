@@ -3,16 +3,19 @@
  * sbd I/O core, shared by both front ends: the bio-based one (sbd_bio.c)
  * and the blk-mq one (sbd_mq.c).  Each describes its work as a struct
  * sbd_io (operation, flags, position, length, the bios with the data) and
- * hands it to sbd_io_submit(), which checks it (capacity, read-only, error
+ * hands it to sbd_io_submit() (the bio front end's common path goes
+ * straight to sbd_io_run()), which checks it (capacity, read-only, error
  * rules) and executes it: one switch on the operation, a copy between the
- * bios' pages and the backing store, and the write cache's bookkeeping.
+ * bios' pages and the backing store (sbd_store.h), and the write cache's
+ * bookkeeping.
  *
  * The core is inline, compiled into each front end's submit function, so
  * that a RAM disk's I/O goes no deeper than brd's: submit, then the store's
  * copy loop.  A disk used as a test device may also keep what the write
  * cache has not made durable (sbd_cache.c), log what it does (sbd_log.c)
- * or fail requests on purpose (sbd_fault.c): that path is out of line, in
- * sbd_io.c, and none of it is looked at when it is not enabled.
+ * or fail requests on purpose (sbd_fault.c): that path, and a read-only
+ * disk's, is out of line, in sbd_io.c, and none of it is looked at on a
+ * plain disk (dev->plain).
  */
 #ifndef SBD_IO_H
 #define SBD_IO_H
@@ -69,7 +72,7 @@ static inline struct sbd_io sbd_io_from_rq(struct request *rq)
 	return io;
 }
 
-/* sbd_io.c: the core's out-of-line part, for the test features. */
+/* sbd_io.c: the core's out-of-line part, for a disk that is not plain. */
 int sbd_io_lock(struct sbd_dev *dev, const struct sbd_io *io);
 blk_status_t sbd_io_preflush(struct sbd_dev *dev, const struct sbd_io *io);
 blk_status_t sbd_io_submit_test(struct sbd_dev *dev, struct sbd_io io);

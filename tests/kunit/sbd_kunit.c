@@ -650,7 +650,7 @@ static struct sbd_io sbd_kunit_bio_io(blk_opf_t opf, sector_t sector,
 	bio_init(&bio, NULL, NULL, 0, opf);
 	bio.bi_iter.bi_sector = sector;
 	bio.bi_iter.bi_size = bytes;
-	sbd_io_from_bio(&io, &bio);
+	io = sbd_io_from_bio(&bio);
 	bio_uninit(&bio);
 	io.bio = NULL;		/* it pointed at the stack */
 	return io;
@@ -700,7 +700,7 @@ static void sbd_io_describes_requests(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, rq);
 	rq->cmd_flags = REQ_OP_FLUSH | REQ_PREFLUSH;
-	sbd_io_from_rq(&io, rq);
+	io = sbd_io_from_rq(rq);
 	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_FLUSH);
 	KUNIT_EXPECT_FALSE(test, io.flags & REQ_PREFLUSH);
 	KUNIT_EXPECT_EQ(test, io.len, 0);
@@ -708,7 +708,7 @@ static void sbd_io_describes_requests(struct kunit *test)
 	rq->cmd_flags = REQ_OP_WRITE | REQ_FUA;
 	rq->__sector = 24;
 	rq->__data_len = 8192;
-	sbd_io_from_rq(&io, rq);
+	io = sbd_io_from_rq(rq);
 	KUNIT_EXPECT_TRUE(test, io.op == REQ_OP_WRITE);
 	KUNIT_EXPECT_TRUE(test, io.flags & REQ_FUA);
 	KUNIT_EXPECT_EQ(test, io.pos, 24 * 512);
@@ -718,6 +718,16 @@ static void sbd_io_describes_requests(struct kunit *test)
 /* ---- error rules --------------------------------------------------------- */
 
 /* Adds a rule as a write to the errors attribute would. */
+/* As configfs does it: with the disk's lock. */
+static void sbd_kunit_clear_rules(struct kunit *test)
+{
+	struct sbd_dev *dev = test->priv;
+
+	mutex_lock(&dev->lock);
+	sbd_fault_clear_rules(dev);
+	mutex_unlock(&dev->lock);
+}
+
 static int sbd_kunit_rule(struct kunit *test, const char *spec)
 {
 	struct sbd_dev *dev = test->priv;
@@ -843,7 +853,7 @@ static void sbd_rules_first_match_wins(struct kunit *test)
 			-ETIMEDOUT);
 	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_READ, 0, 8),
 			-EILSEQ);
-	sbd_fault_clear_rules(test->priv);
+	sbd_kunit_clear_rules(test);
 	KUNIT_EXPECT_EQ(test, sbd_kunit_check(test, REQ_OP_READ, 0, 8),
 			0);
 }
@@ -882,7 +892,7 @@ static void sbd_rules_invalid(struct kunit *test)
 	for (i = 0; i < SBD_MAX_RULES; i++)
 		KUNIT_EXPECT_EQ(test, sbd_kunit_rule(test, "op=read next=1"), 0);
 	KUNIT_EXPECT_EQ(test, sbd_kunit_rule(test, "op=read next=1"), -ENOSPC);
-	sbd_fault_clear_rules(test->priv);
+	sbd_kunit_clear_rules(test);
 	KUNIT_EXPECT_EQ(test, sbd_fault_show_rules(test->priv, page), 0);
 }
 
