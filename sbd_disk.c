@@ -302,8 +302,10 @@ void sbd_dev_resume(struct sbd_dev *dev)
  * Resize, with dev->lock held, powered on or not.  Data below the new size
  * stays.  A shrink first publishes the new capacity, then waits for the
  * requests that were checked against the old one, and only then frees
- * what lies beyond: nothing can write there again, and a later grow reads
- * zeros there.
+ * what lies beyond.  A bio that passed the block layer's end check before
+ * the shrink but reached the disk after it may still write past the end
+ * of a plain disk (sbd_io_run()): a grow clears what lies past the old end
+ * first, with no request in flight, so the new space reads zeros.
  */
 int sbd_dev_resize(struct sbd_dev *dev, u64 size)
 {
@@ -315,6 +317,14 @@ int sbd_dev_resize(struct sbd_dev *dev, u64 size)
 		pr_warn("%s: size cannot change while the disk has a snapshot\n",
 			sbd_dev_name(dev));
 		return -EBUSY;
+	}
+	if (size > dev->config.size) {
+		sbd_dev_quiesce(dev);
+		sbd_store_truncate(&dev->store, dev->config.size);
+		if (dev->disk)
+			set_capacity_and_notify(dev->disk, size >> SECTOR_SHIFT);
+		sbd_dev_resume(dev);
+		return 0;
 	}
 	if (dev->disk)
 		set_capacity_and_notify(dev->disk, size >> SECTOR_SHIFT);

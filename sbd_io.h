@@ -195,8 +195,13 @@ static __always_inline blk_status_t sbd_io_run(struct sbd_dev *dev,
 		if (sts)
 			return sts;
 	}
-	/* The block layer checks this too; a shrink may race with it. */
-	if (io->len && io->pos + io->len >
+	/*
+	 * The block layer checks the end of the disk, but a bio that passed
+	 * before a shrink may reach us after it.  On a plain disk it lands
+	 * past the end, where nothing reads it and a grow clears it
+	 * (sbd_dev_resize()); the write cache and the log must not keep it.
+	 */
+	if (test && io->len && io->pos + io->len >
 	    ((u64)get_capacity(dev->disk) << SECTOR_SHIFT))
 		return BLK_STS_IOERR;
 	/*

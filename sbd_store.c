@@ -365,9 +365,10 @@ int sbd_store_zero(struct sbd_store *store, u64 pos, u64 len, gfp_t gfp)
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_zero);
 
 /*
- * A shrink: everything from @size on goes, the part-page at @size zeroed.
- * The caller has made sure no I/O can reach past @size any more, so the
- * pages are freed at once, in process context.
+ * Everything from @size on goes, the part-page at @size zeroed: a shrink,
+ * or a grow clearing what a bio that raced a shrink left past the end.
+ * Such a bio may still be copying there, so the pages go the way a
+ * discard's do, after a grace period.
  */
 void sbd_store_truncate(struct sbd_store *store, u64 size)
 {
@@ -376,7 +377,7 @@ void sbd_store_truncate(struct sbd_store *store, u64 size)
 	/* No snapshot here (sbd_dev_resize refuses), so nothing allocates. */
 	if (head_end > size)
 		sbd_store_zero_partial(store, size, head_end - size, GFP_NOIO);
-	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX, true,
+	sbd_store_free_range(store, head_end >> PAGE_SHIFT, ULONG_MAX, false,
 			     NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(sbd_store_truncate);
