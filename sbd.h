@@ -310,7 +310,7 @@ struct sbd_crash_origin {
 
 /*
  * One piece of work for the disk, however it arrived: both front ends
- * describe a bio or a request this way, and the core (sbd_io.c) checks and
+ * describe a bio or a request this way, and the core (sbd_io.h) checks and
  * executes it.  A bio's REQ_PREFLUSH asks for a flush before its data; a
  * bare one, an empty write, is a flush (op REQ_OP_FLUSH).
  */
@@ -319,6 +319,7 @@ struct sbd_io {
 	blk_opf_t		flags;		/* the op's flags: REQ_FUA, REQ_NOWAIT... */
 	u64			pos;		/* bytes */
 	u32			len;		/* bytes; 0 for a flush */
+	bool			chained;	/* a request's: more bios may follow */
 	struct bio		*bio;		/* the data: bios linked by bi_next */
 };
 

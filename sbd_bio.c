@@ -129,18 +129,25 @@ static noinline void sbd_submit_bio_slow(struct sbd_dev *dev, struct bio *bio)
 	sbd_bio_end(bio, acct, start, sbd_io_submit(dev, &io));
 }
 
+/* A plain disk's bio, as brd would do it: described, executed, ended. */
+static __always_inline void sbd_submit_bio_plain(struct sbd_dev *dev,
+						 struct bio *bio)
+{
+	struct sbd_io io = sbd_io_from_bio(bio);
+
+	bio->bi_status = sbd_io_run(dev, &io, false);
+	bio_endio(bio);
+}
+
 void sbd_submit_bio(struct bio *bio)
 {
 	struct gendisk *disk = bio->bi_bdev->bd_disk;
 	struct sbd_dev *dev = disk->private_data;
-	struct sbd_io io = sbd_io_from_bio(bio);
 
-	/* Not plain, /proc/diskstats, or a flush before data: not here. */
+	/* Not plain, /proc/diskstats, or a flush: not here. */
 	if (unlikely(!READ_ONCE(dev->plain) || blk_queue_io_stat(disk->queue) ||
-		     (io.flags & REQ_PREFLUSH))) {
+		     (bio->bi_opf & REQ_PREFLUSH)))
 		sbd_submit_bio_slow(dev, bio);
-		return;
-	}
-	bio->bi_status = sbd_io_run(dev, &io, false);
-	bio_endio(bio);
+	else
+		sbd_submit_bio_plain(dev, bio);
 }

@@ -38,7 +38,7 @@ static inline struct sbd_io sbd_io_from_bio(struct bio *bio)
 		.flags	= bio->bi_opf,
 		.pos	= (u64)bio->bi_iter.bi_sector << SECTOR_SHIFT,
 		.len	= bio->bi_iter.bi_size,
-		.bio	= bio,
+		.bio	= bio,	/* alone: bi_next is the block layer's */
 	};
 
 	/* A flush comes to a bio-based disk as an empty REQ_PREFLUSH write. */
@@ -64,6 +64,7 @@ static inline struct sbd_io sbd_io_from_rq(struct request *rq)
 		.flags	= rq->cmd_flags & ~REQ_NOWAIT,
 		.pos	= (u64)blk_rq_pos(rq) << SECTOR_SHIFT,
 		.len	= blk_rq_bytes(rq),
+		.chained = true,
 		.bio	= rq->bio,
 	};
 
@@ -133,7 +134,7 @@ static __always_inline blk_status_t sbd_execute(struct sbd_dev *dev,
 	switch (io->op) {
 	case REQ_OP_READ:
 		sbd_count(dev, SBD_STAT_READS);
-		sbd_store_read_bio(&dev->store, io->bio, io->pos);
+		sbd_store_read_bio(&dev->store, io->bio, io->chained, io->pos);
 		ret = 0;
 		break;
 	case REQ_OP_WRITE:
@@ -143,7 +144,8 @@ static __always_inline blk_status_t sbd_execute(struct sbd_dev *dev,
 		ret = cached ? sbd_cache_dirty(dev, io->pos, io->len,
 					       sbd_io_gfp(io)) : 0;
 		if (!ret)
-			ret = sbd_store_write_bio(&dev->store, io->bio, io->pos,
+			ret = sbd_store_write_bio(&dev->store, io->bio,
+						  io->chained, io->pos,
 						  sbd_io_gfp(io));
 		/* FUA: durable once written, as if flushed on its own. */
 		if (!ret && cached && (io->flags & REQ_FUA) && honour_flush)

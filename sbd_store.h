@@ -17,9 +17,9 @@
 #include "sbd.h"
 
 /* Bytes from @pos to the end of its page, at most @len. */
-static inline unsigned int sbd_chunk(u64 pos, u64 len)
+static inline unsigned int sbd_chunk(u64 pos, unsigned int len)
 {
-	return min_t(u64, len, PAGE_SIZE - offset_in_page(pos));
+	return min_t(unsigned int, len, PAGE_SIZE - offset_in_page(pos));
 }
 
 /* The store a cursor walks: its xa_state is on store->pages. */
@@ -103,10 +103,10 @@ static __always_inline int sbd_store_copy_in(struct sbd_store_cursor *cur,
 }
 
 /*
- * A request's data is @bio and the bios chained after it, from @pos on the
- * disk.  It is copied a piece at a time, as brd does: the most that lies
- * in one page of the bio and in one page of the store.  One RCU section
- * and one cursor serve all the pieces.
+ * A request's data is @bio and, if @chained, the bios linked after it,
+ * from @pos on the disk.  It is copied a piece at a time, as brd does: the
+ * most that lies in one page of the bio and in one page of the store.  One
+ * RCU section and one cursor serve all the pieces.
  */
 static inline struct bio_vec sbd_bio_piece(struct bio *bio,
 					   struct bvec_iter iter, u64 pos)
@@ -119,8 +119,8 @@ static inline struct bio_vec sbd_bio_piece(struct bio *bio,
 
 /* Both copies in one loop: @write is a constant in each caller below. */
 static __always_inline int sbd_store_copy_bio(struct sbd_store *store,
-					      struct bio *bio, u64 pos,
-					      bool write, gfp_t gfp)
+					      struct bio *bio, bool chained,
+					      u64 pos, bool write, gfp_t gfp)
 {
 	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store, gfp);
 	int ret = 0;
@@ -145,23 +145,24 @@ static __always_inline int sbd_store_copy_bio(struct sbd_store *store,
 						 bv.bv_len);
 			pos += bv.bv_len;
 		}
-	} while ((bio = bio->bi_next));
+	} while (chained && (bio = bio->bi_next));
 out:
 	rcu_read_unlock();
 	return ret;
 }
 
 static __always_inline void sbd_store_read_bio(struct sbd_store *store,
-					       struct bio *bio, u64 pos)
+					       struct bio *bio, bool chained,
+					       u64 pos)
 {
-	sbd_store_copy_bio(store, bio, pos, false, 0);
+	sbd_store_copy_bio(store, bio, chained, pos, false, 0);
 }
 
 static __always_inline int sbd_store_write_bio(struct sbd_store *store,
-					       struct bio *bio, u64 pos,
-					       gfp_t gfp)
+					       struct bio *bio, bool chained,
+					       u64 pos, gfp_t gfp)
 {
-	return sbd_store_copy_bio(store, bio, pos, true, gfp);
+	return sbd_store_copy_bio(store, bio, chained, pos, true, gfp);
 }
 
 #endif /* SBD_STORE_H */
