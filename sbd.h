@@ -89,29 +89,24 @@ struct sbd_layer {
  */
 struct sbd_store_cursor {
 	struct xa_state		xas;		/* on store->pages */
-	gfp_t			gfp;		/* for the pages a write adds */
 };
 
 /*
  * A new cursor, as a declaration's initializer: a struct filled in after
- * its declaration is zeroed first under INIT_STACK_ALL_ZERO.  @gfp: how
- * a write through it may allocate; a read never does.
+ * its declaration is zeroed first under INIT_STACK_ALL_ZERO.
  */
-#define SBD_STORE_CURSOR(store, flags) {				\
-	.xas	= __XA_STATE(&(store)->pages, 0, 0, 0),			\
-	.gfp	= (flags),						\
-}
+#define SBD_STORE_CURSOR(store)	{ .xas = __XA_STATE(&(store)->pages, 0, 0, 0) }
 
 static inline void sbd_store_cursor_init(struct sbd_store_cursor *cur,
-					 struct sbd_store *store, gfp_t gfp)
+					 struct sbd_store *store)
 {
-	*cur = (struct sbd_store_cursor)SBD_STORE_CURSOR(store, gfp);
+	*cur = (struct sbd_store_cursor)SBD_STORE_CURSOR(store);
 }
 
 void sbd_store_init(struct sbd_store *store);
 void sbd_store_destroy(struct sbd_store *store);
 int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
-		       const void *buf, unsigned int len)
+		       const void *buf, unsigned int len, gfp_t gfp)
 	__must_hold(RCU);
 void sbd_store_read_at(struct sbd_store_cursor *cur, u64 pos, void *buf,
 		       unsigned int len)

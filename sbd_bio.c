@@ -129,13 +129,18 @@ static noinline void sbd_submit_bio_slow(struct sbd_dev *dev, struct bio *bio)
 	sbd_bio_end(bio, acct, start, sbd_io_submit(dev, &io));
 }
 
-/* A plain disk's bio, as brd would do it: described, executed, ended. */
+/*
+ * A plain disk's bio, as brd would do it: described, executed, ended.  A
+ * bio comes with bi_status BLK_STS_OK; only an error changes it.
+ */
 static __always_inline void sbd_submit_bio_plain(struct sbd_dev *dev,
 						 struct bio *bio)
 {
 	struct sbd_io io = sbd_io_from_bio(bio);
+	blk_status_t sts = sbd_io_run(dev, &io, false);
 
-	bio->bi_status = sbd_io_run(dev, &io, false);
+	if (unlikely(sts))
+		bio->bi_status = sts;
 	bio_endio(bio);
 }
 

@@ -107,7 +107,8 @@ static int sbd_store_insert(struct sbd_store *store, pgoff_t idx, void *old,
  * once per page of the disk.
  */
 noinline int sbd_store_copy_new(struct sbd_store_cursor *cur, void *entry,
-				u64 pos, const void *buf, unsigned int len)
+				u64 pos, const void *buf, unsigned int len,
+				gfp_t gfp)
 	__must_hold(RCU)
 {
 	pgoff_t idx = pos >> PAGE_SHIFT;
@@ -119,7 +120,7 @@ noinline int sbd_store_copy_new(struct sbd_store_cursor *cur, void *entry,
 		below = sbd_layer_lookup(sbd_cursor_store(cur)->base, idx);
 	rcu_read_unlock();
 	ret = sbd_store_insert(sbd_cursor_store(cur), idx, entry, below,
-			       offset_in_page(pos), buf, len, cur->gfp);
+			       offset_in_page(pos), buf, len, gfp);
 	rcu_read_lock();
 	/* The tree may have changed: the next lookup walks it again. */
 	xas_reset(&cur->xas);
@@ -127,13 +128,13 @@ noinline int sbd_store_copy_new(struct sbd_store_cursor *cur, void *entry,
 }
 
 int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
-		       const void *buf, unsigned int len)
+		       const void *buf, unsigned int len, gfp_t gfp)
 	__must_hold(RCU)
 {
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "sbd store write outside RCU");
 	while (len) {
 		unsigned int chunk = sbd_chunk(pos, len);
-		int ret = sbd_store_copy_in(cur, pos, buf, chunk);
+		int ret = sbd_store_copy_in(cur, pos, buf, chunk, gfp);
 
 		if (ret)
 			return ret;
@@ -165,11 +166,11 @@ EXPORT_SYMBOL_IF_KUNIT(sbd_store_read_at);
 int sbd_store_write(struct sbd_store *store, u64 pos, const void *buf,
 		    unsigned int len, gfp_t gfp)
 {
-	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store, gfp);
+	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store);
 	int ret;
 
 	rcu_read_lock();
-	ret = sbd_store_write_at(&cur, pos, buf, len);
+	ret = sbd_store_write_at(&cur, pos, buf, len, gfp);
 	rcu_read_unlock();
 	return ret;
 }
@@ -178,7 +179,7 @@ EXPORT_SYMBOL_IF_KUNIT(sbd_store_write);
 void sbd_store_read(struct sbd_store *store, u64 pos, void *buf,
 		    unsigned int len)
 {
-	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store, 0);
+	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store);
 
 	rcu_read_lock();
 	sbd_store_read_at(&cur, pos, buf, len);

@@ -78,13 +78,13 @@ static __always_inline void sbd_store_copy_out(struct sbd_store_cursor *cur,
 
 /* sbd_store.c: a page for a write where the store has none (out of line). */
 int sbd_store_copy_new(struct sbd_store_cursor *cur, void *entry, u64 pos,
-		       const void *buf, unsigned int len)
+		       const void *buf, unsigned int len, gfp_t gfp)
 	__must_hold(RCU);
 
 /* Copies @len bytes from @buf into the store at @pos, all in one page. */
 static __always_inline int sbd_store_copy_in(struct sbd_store_cursor *cur,
 					     u64 pos, const void *buf,
-					     unsigned int len)
+					     unsigned int len, gfp_t gfp)
 	__must_hold(RCU)
 {
 	for (;;) {
@@ -95,7 +95,7 @@ static __always_inline int sbd_store_copy_in(struct sbd_store_cursor *cur,
 			memcpy_to_page(entry, offset_in_page(pos), buf, len);
 			return 0;
 		}
-		ret = sbd_store_copy_new(cur, entry, pos, buf, len);
+		ret = sbd_store_copy_new(cur, entry, pos, buf, len, gfp);
 		if (ret != -EEXIST)
 			return ret;
 		/* Lost a race: copy into the winner's page. */
@@ -122,7 +122,7 @@ static __always_inline int sbd_store_copy_bio(struct sbd_store *store,
 					      struct bio *bio, bool chained,
 					      u64 pos, bool write, gfp_t gfp)
 {
-	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store, gfp);
+	struct sbd_store_cursor cur = SBD_STORE_CURSOR(store);
 	int ret = 0;
 
 	rcu_read_lock();
@@ -135,7 +135,7 @@ static __always_inline int sbd_store_copy_bio(struct sbd_store *store,
 
 			if (write)
 				ret = sbd_store_copy_in(&cur, pos, buf,
-							bv.bv_len);
+							bv.bv_len, gfp);
 			else
 				sbd_store_copy_out(&cur, pos, buf, bv.bv_len);
 			kunmap_local(buf);

@@ -203,7 +203,7 @@ static void sbd_store_cursor_walks(struct kunit *test)
 		sbd_kunit_fill(test, i * PAGE_SIZE, sbd_kunit_mark(i),
 			       PAGE_SIZE);
 
-	sbd_store_cursor_init(&cur, test->priv, 0);
+	sbd_store_cursor_init(&cur, test->priv);
 	rcu_read_lock();
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		pgoff_t idx = order[i];
@@ -218,11 +218,11 @@ static void sbd_store_cursor_walks(struct kunit *test)
 
 	/* Pages 0..129, two at a time through one cursor, as segments are. */
 	memset(buf, 0xc3, 2 * PAGE_SIZE);
-	sbd_store_cursor_init(&cur, test->priv, GFP_KERNEL);
+	sbd_store_cursor_init(&cur, test->priv);
 	rcu_read_lock();
 	for (i = 0; i < 130 && !ret; i += 2)
 		ret = sbd_store_write_at(&cur, (u64)i << PAGE_SHIFT, buf,
-					 2 * PAGE_SIZE);
+					 2 * PAGE_SIZE, GFP_KERNEL);
 	rcu_read_unlock();
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	/* 7 of them were there, 123 are new, and 4095..4097 stay. */
