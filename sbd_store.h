@@ -40,7 +40,7 @@ static inline void *sbd_cursor_page(struct sbd_store_cursor *cur, pgoff_t idx)
 	struct xa_state *xas = &cur->xas;
 	void *page;
 
-	if (idx == xas->xa_index + 1 && !xas_not_node(xas->xa_node)) {
+	if (!xas_not_node(xas->xa_node) && idx == xas->xa_index + 1) {
 		page = xas_next(xas);
 	} else {
 		xas_set(xas, idx);
