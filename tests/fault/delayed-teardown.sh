@@ -118,6 +118,7 @@ test_main() {
 	expect_range "grow with 8 pending writes, ms" "$ms" 0 "$AT_ONCE_MS"
 	expect_eq "the pending writes" "$(results 8)" "ok=8"
 	expect_eq "size after the grow" "$(blockdev --getsize64 "/dev/$d")" $((16 << 20))
+	cfg_set b latency_us 0
 	expect_eq "the new space reads zeros" \
 		"$(dev_sum "/dev/$d" $((8 << 20)) $((8 << 20)))" "$(zeros_sum $((8 << 20)))"
 
