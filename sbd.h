@@ -348,9 +348,10 @@ struct sbd_dev {
 	struct sbd_fault	fault;
 	/*
 	 * Writable, and no error rule, delay, power cut, write cache or
-	 * write log: a request needs nothing but the capacity check and the
-	 * switch (sbd_io.h).  Worked out under lock by sbd_dev_update_plain()
-	 * whenever one of them changes, and read once per request.
+	 * write log: a request needs nothing but the switch (sbd_io.h; the
+	 * block layer has checked the end of the disk).  Worked out under
+	 * lock by sbd_dev_update_plain() whenever one of them changes, and
+	 * read once per request.
 	 */
 	bool			plain;
 	struct sbd_stats __percpu *stats;

@@ -260,7 +260,8 @@ static void sbd_store_free_later(struct list_head *pages)
  * SBD_HOLE over a snapshot: replacing an entry allocates nothing).  It visits only the pages
  * that exist, so discarding a huge, mostly empty disk is quick.  nr_pages
  * drops at once; the memory follows a grace period later, unless @now:
- * no reader can reach the range any more (a shrink, after its drain).
+ * no reader can reach the range any more (a restore, with the disk
+ * quiesced).
  */
 static unsigned long sbd_store_free_range(struct sbd_store *store,
 					  pgoff_t first, pgoff_t last,
