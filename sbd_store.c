@@ -64,19 +64,16 @@ struct page *sbd_layer_lookup(struct sbd_layer *layer, pgoff_t idx)
 EXPORT_SYMBOL_IF_KUNIT(sbd_layer_lookup);
 
 /*
- * Gives the store its own page at @idx, where it had none (@old NULL) or a
- * hole (@old SBD_HOLE), holding what was below (@below, or zeros) with the
- * new data over it.  The new page is filled before it is published, so a
- * concurrent reader sees the old contents or the new, never stale memory.
- * Returns 0 once the data is in the store, -EEXIST if another writer
- * changed the entry first (the caller looks again), or a negative errno.
+ * A new page for @idx holding what was below (@below, or zeros) with
+ * @len bytes of @buf at @off over it.  Filled before it is published, so
+ * a concurrent reader sees the old contents or the new, never stale
+ * memory.
  */
-static int sbd_store_insert(struct sbd_store *store, pgoff_t idx, void *old,
-			    struct page *below, unsigned int off,
-			    const void *buf, unsigned int len, gfp_t gfp)
+static struct page *sbd_store_new_page(struct page *below, unsigned int off,
+				       const void *buf, unsigned int len,
+				       gfp_t gfp)
 {
 	struct page *page;
-	void *cur;
 
 	/*
 	 * A page only partly written must read back zeros elsewhere.  Only
@@ -86,46 +83,89 @@ static int sbd_store_insert(struct sbd_store *store, pgoff_t idx, void *old,
 	page = alloc_page(gfp | __GFP_HIGHMEM |
 			  (len < PAGE_SIZE && !below ? __GFP_ZERO : 0));
 	if (!page)
-		return -ENOMEM;
+		return NULL;
 	if (below && len < PAGE_SIZE)
 		copy_highpage(page, below);
 	memcpy_to_page(page, off, buf, len);
+	return page;
+}
 
-	/* Counted before it is visible, so a discard never counts below 0. */
-	atomic_long_inc(&store->nr_pages);
-	cur = xa_cmpxchg(&store->pages, idx, old, page, gfp);
-	if (cur == old)
-		return 0;
-	atomic_long_dec(&store->nr_pages);
-	__free_page(page);
-	return xa_is_err(cur) ? xa_err(cur) : -EEXIST;
+/*
+ * Publishes @page at the cursor's index if the entry there is still @old
+ * (NULL, or a hole).  Called and returns under RCU, which it drops only to
+ * allocate a node; the cursor is left on the node that now holds the page,
+ * so that the next page of the request is one step away (xas_next()), not
+ * a walk from the root.  Returns 0, -EEXIST if another writer changed the
+ * entry first, or -ENOMEM.
+ */
+static int sbd_store_publish(struct xa_state *xas, void *old,
+			     struct page *page, gfp_t gfp)
+	__must_hold(RCU)
+{
+	void *cur;
+	bool got;
+
+	for (;;) {
+		xas_lock(xas);
+		cur = xas_load(xas);
+		if (cur == old)
+			xas_store(xas, page);
+		/* Still under RCU after the unlock: the node stays valid. */
+		xas_unlock(xas);
+		if (xas_error(xas) != -ENOMEM)
+			break;
+		/* No node without sleeping: allocate one outside RCU, retry. */
+		rcu_read_unlock();
+		got = xas_nomem(xas, gfp);
+		rcu_read_lock();
+		if (!got)
+			return -ENOMEM;
+	}
+	/* Frees a node allocated above that the store did not need. */
+	xas_nomem(xas, gfp);
+	if (xas_error(xas))
+		return xas_error(xas);
+	return cur == old ? 0 : -EEXIST;
 }
 
 /*
  * The store has no page of its own at @pos yet (@entry is NULL or a hole):
  * makes one, which may sleep, so outside RCU.  Out of line, as it happens
- * once per page of the disk.
+ * once per page of the disk.  Returns 0 once the data is in the store,
+ * -EEXIST if another writer got there first (the caller looks again), or a
+ * negative errno.
  */
 noinline int sbd_store_copy_new(struct sbd_store_cursor *cur, void *entry,
 				u64 pos, const void *buf, unsigned int len,
 				gfp_t gfp)
 	__must_hold(RCU)
 {
+	struct sbd_store *store = sbd_cursor_store(cur);
 	pgoff_t idx = pos >> PAGE_SHIFT;
 	struct page *below = NULL;
+	struct page *page;
 	int ret;
 
 	/* A snapshot's pages stay while the store is on it. */
-	if (!entry && unlikely(sbd_cursor_store(cur)->base))
-		below = sbd_layer_lookup(sbd_cursor_store(cur)->base, idx);
+	if (!entry && unlikely(store->base))
+		below = sbd_layer_lookup(store->base, idx);
 	rcu_read_unlock();
-	ret = sbd_store_insert(sbd_cursor_store(cur), idx, entry, below,
-			       offset_in_page(pos), buf, len, gfp);
+	page = sbd_store_new_page(below, offset_in_page(pos), buf, len, gfp);
 	rcu_read_lock();
-	/* The tree may have changed: the next lookup walks it again. */
-	xas_reset(&cur->xas);
+	/* The tree may have changed: walk it again, under its lock. */
+	xas_set(&cur->xas, idx);
+	if (!page)
+		return -ENOMEM;
+	/* Counted before it is visible, so a discard never counts below 0. */
+	atomic_long_inc(&store->nr_pages);
+	ret = sbd_store_publish(&cur->xas, entry, page, gfp);
+	if (ret) {
+		atomic_long_dec(&store->nr_pages);
+		__free_page(page);
+	}
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(sbd_store_copy_new);
 
 int sbd_store_write_at(struct sbd_store_cursor *cur, u64 pos,
 		       const void *buf, unsigned int len, gfp_t gfp)

@@ -1,8 +1,10 @@
 #!/bin/bash
 # Guest side of scripts/insn-trace: a 256 MiB sbd bio disk and a 256 MiB
-# brd, both written whole; the kernel's text symbols go to the results
-# channel; then, once gdb is attached, one 4 KiB O_DIRECT read and one write
-# at the same offset on each disk, sbd first.
+# brd, the first half of each written; the kernel's text symbols go to the
+# results channel; then, once gdb is attached, one 4 KiB O_DIRECT read and
+# one write at the same offset in the written half, and one 16 KiB write in
+# the fresh half (four new pages: the allocation path), on each disk, sbd
+# first.
 set -eu
 modprobe -d "$SBD_MODDIR" configfs 2>/dev/null || true
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
@@ -15,7 +17,7 @@ echo 1 >$d/power
 sbd=/dev/$(cat $d/device)
 modprobe -d "$SBD_MODDIR" brd rd_nr=1 rd_size=$((256 * 1024))
 for dev in "$sbd" /dev/ram0; do
-	dd if=/dev/zero of="$dev" bs=1M count=256 oflag=direct status=none
+	dd if=/dev/zero of="$dev" bs=1M count=128 oflag=direct status=none
 done
 grep -iE ' t ' /proc/kallsyms >"$SBD_RESULTS"
 # In the order the I/O below comes: gdb waits for each in turn.
@@ -27,6 +29,7 @@ sleep 15			# gdb attaches and sets its breakpoints
 for dev in "$sbd" /dev/ram0; do
 	dd if="$dev" of=/dev/null bs=4k count=1 skip=12345 iflag=direct status=none
 	dd if=/dev/zero of="$dev" bs=4k count=1 seek=12345 oflag=direct status=none
+	dd if=/dev/zero of="$dev" bs=16k count=1 seek=12345 oflag=direct status=none
 done
 echo 0 >$d/power
 rmdir $d

@@ -2,7 +2,7 @@
 #
 # Under gdb (gdb -batch -x insn-trace.py): attaches to QEMU's gdb stub on
 # 127.0.0.1:$INSN_TRACE_PORT and, for each NAME=ADDR of $INSN_TRACE_FUNCS in
-# turn, stops at ADDR twice (a read, then a write) and single-steps from
+# turn, stops at ADDR once per entry of OPS (a read, a write, a first write) and single-steps from
 # there until the call returns to its caller, writing every program counter
 # to $INSN_TRACE_FILE after a "CALL NAME N COUNT" line.
 #
@@ -13,7 +13,7 @@ import collections
 import os
 import sys
 
-OPS = ("4 KiB read", "4 KiB write")
+OPS = ("4 KiB read", "4 KiB write", "16 KiB new")
 
 
 def trace():

@@ -18,6 +18,7 @@
 
 #include "../../sbd.h"
 #include "../../sbd_io.h"
+#include "../../sbd_store.h"
 #include "../../sbd_compat.h"
 
 /* ---- backing store ------------------------------------------------------ */
@@ -236,6 +237,41 @@ static void sbd_store_cursor_walks(struct kunit *test)
 						PAGE_SIZE));
 }
 
+/*
+ * A writer that found no page, and made one while another writer put its
+ * own there first: its page is dropped (-EEXIST, nothing counted twice),
+ * and the same cursor then finds the winner's page and writes into it.
+ */
+static void sbd_store_lost_race(struct kunit *test)
+{
+	struct sbd_store_cursor cur;
+	u8 *buf = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	int lost, ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, 0xbb, PAGE_SIZE);
+	/* The winner: page 70, in a node of its own. */
+	sbd_kunit_fill(test, 70 * PAGE_SIZE, 0xaa, PAGE_SIZE);
+
+	sbd_store_cursor_init(&cur, test->priv);
+	rcu_read_lock();
+	/* As if this writer had looked up page 70 before the winner came. */
+	lost = sbd_store_copy_new(&cur, NULL, 70 * PAGE_SIZE, buf, PAGE_SIZE,
+				  GFP_KERNEL);
+	ret = sbd_store_write_at(&cur, 70 * PAGE_SIZE + 512, buf, 512,
+				 GFP_KERNEL);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, lost, -EEXIST);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, sbd_store_nr_pages(test->priv), 1);
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 70 * PAGE_SIZE, 0xaa,
+						512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 70 * PAGE_SIZE + 512,
+						0xbb, 512));
+	KUNIT_EXPECT_TRUE(test, sbd_kunit_reads(test, 70 * PAGE_SIZE + 1024,
+						0xaa, PAGE_SIZE - 1024));
+}
+
 static void sbd_store_destroy_frees_all(struct kunit *test)
 {
 	sbd_kunit_fill(test, 0, 9, 8 * PAGE_SIZE);
@@ -336,6 +372,7 @@ static struct kunit_case sbd_store_cases[] = {
 	KUNIT_CASE(sbd_store_truncate_trims),
 	KUNIT_CASE(sbd_store_next_page_skips_holes),
 	KUNIT_CASE(sbd_store_cursor_walks),
+	KUNIT_CASE(sbd_store_lost_race),
 	KUNIT_CASE(sbd_store_destroy_frees_all),
 	KUNIT_CASE(sbd_store_snapshot_copy_on_write),
 	KUNIT_CASE(sbd_store_snapshot_layers),
