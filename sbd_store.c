@@ -108,8 +108,8 @@ static int sbd_store_publish(struct xa_state *xas, void *old,
 			     struct page *page, gfp_t gfp)
 	__must_hold(RCU)
 {
+	bool allocated = false;
 	void *cur;
-	bool got;
 
 	for (;;) {
 		xas_lock(xas);
@@ -122,13 +122,14 @@ static int sbd_store_publish(struct xa_state *xas, void *old,
 			break;
 		/* No node without sleeping: allocate one outside RCU, retry. */
 		rcu_read_unlock();
-		got = xas_nomem(xas, gfp);
+		allocated = xas_nomem(xas, gfp);
 		rcu_read_lock();
-		if (!got)
+		if (!allocated)
 			return -ENOMEM;
 	}
-	/* Frees a node allocated above that the store did not need. */
-	xas_nomem(xas, gfp);
+	/* Frees the node allocated above if the store did not need it. */
+	if (allocated)
+		xas_nomem(xas, gfp);
 	if (xas_error(xas))
 		return xas_error(xas);
 	return cur == old ? 0 : -EEXIST;
