@@ -278,15 +278,17 @@ static void sbd_store_free_page(struct rcu_head *rcu)
 
 /*
  * Frees @pages once no reader can still be copying from them.  One
- * callback for the lot; if even its small batch cannot be allocated
- * (without sleeping: the I/O path may not), one callback per page.
+ * callback for the lot; a lone page (a 4 KiB discard), or pages whose
+ * small batch cannot be allocated (without sleeping: the I/O path may
+ * not), one callback per page, on the page's own rcu_head.
  */
 static void sbd_store_free_later(struct list_head *pages)
 {
-	struct sbd_store_freed *batch;
+	struct sbd_store_freed *batch = NULL;
 	struct page *page, *next;
 
-	batch = kmalloc(sizeof(*batch), GFP_NOWAIT | __GFP_NOWARN);
+	if (!list_is_singular(pages))
+		batch = kmalloc(sizeof(*batch), GFP_NOWAIT | __GFP_NOWARN);
 	if (batch) {
 		INIT_LIST_HEAD(&batch->pages);
 		list_splice(pages, &batch->pages);
