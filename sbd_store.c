@@ -87,10 +87,12 @@ static struct page *sbd_store_new_page(struct page *below, unsigned int off,
 	if (below && len < PAGE_SIZE)
 		copy_highpage(page, below);
 	/*
-	 * The piece lies in one page (sbd_chunk()); bounding @len so tells
-	 * the compiler, which then copies inline, as an overwrite does in
-	 * sbd_store.h, instead of calling memcpy().
+	 * The piece lies in one page (sbd_chunk()).  Bounding @len so tells
+	 * the compiler, which may then copy inline, as an overwrite does in
+	 * sbd_store.h (GCC 12 does, for 6.1 and 6.12: the memcpy() it would
+	 * call there is an unrolled loop without FSRM).
 	 */
+	VM_WARN_ON_ONCE(off + len > PAGE_SIZE);
 	memcpy_to_page(page, off, buf,
 		       min_t(unsigned int, len, PAGE_SIZE - off));
 	return page;
@@ -99,10 +101,10 @@ static struct page *sbd_store_new_page(struct page *below, unsigned int off,
 /*
  * Publishes @page at the cursor's index if the entry there is still @old
  * (NULL, or a hole).  Called and returns under RCU, which it drops only to
- * allocate a node; the cursor is left on the node that now holds the page,
- * so that the next page of the request is one step away (xas_next()), not
- * a walk from the root.  Returns 0, -EEXIST if another writer changed the
- * entry first, or -ENOMEM.
+ * allocate a node.  On success the cursor is left on the node that now
+ * holds the page, so that the next page of the request is one step away
+ * (xas_next()), not a walk from the root.  Returns 0, -EEXIST if another
+ * writer changed the entry first, or -ENOMEM.
  */
 static int sbd_store_publish(struct xa_state *xas, void *old,
 			     struct page *page, gfp_t gfp)

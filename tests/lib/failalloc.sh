@@ -28,3 +28,32 @@ fa_arm() {
 fa_disarm() {
 	fa_set probability 0
 }
+
+FS=/sys/kernel/debug/failslab
+
+fs_set() {
+	echo "$2" >"$FS/$1" || fail "cannot set failslab/$1 = $2"
+}
+
+# fs_arm_nowait: from now on every slab allocation of a task marked for
+# fault injection fails if it may not sleep (GFP_NOWAIT, GFP_ATOMIC);
+# those that may sleep succeed.  Each failure logs one "FAULT_INJECTION"
+# line (fs_injected counts them).
+fs_arm_nowait() {
+	fs_set task-filter Y
+	fs_set ignore-gfp-wait Y
+	fs_set interval 1
+	fs_set times -1
+	fs_set space 0
+	fs_set verbose 1
+	fs_set probability 100
+}
+
+fs_disarm() {
+	fs_set probability 0
+}
+
+# fs_injected: how many failures fault injection has logged since boot.
+fs_injected() {
+	dmesg | grep -c "FAULT_INJECTION: forcing a failure" || true
+}
