@@ -50,6 +50,7 @@
 #                   default: sbd-bio-tcp sbd-bio-loop, for the fio rows only
 #   BENCH_BIG_GIB   the "empty big disk" (1024)  BENCH_MEMORY   0 skips step 1
 #   BENCH_FS_TREE   the tree the fs rows copy (a linux-headers-*-common tree)
+#   BENCH_SBD_QUEUE queue attributes for the sbd disks, attr=value,...
 #   BENCH_PROFILE   1 adds step 2b
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -348,6 +349,15 @@ dev_load() {
 	if [ -w "/sys/block/$b/queue/scheduler" ]; then
 		echo none >"/sys/block/$b/queue/scheduler"
 	fi
+	# BENCH_SBD_QUEUE: attr=value,... for the sbd disks (an experiment).
+	local kv
+	case $name in
+	sbd-*)
+		for kv in $(tr , ' ' <<<"${BENCH_SBD_QUEUE:-}"); do
+			echo "${kv#*=}" >"/sys/block/$b/queue/${kv%%=*}" ||
+				die "$name: cannot set queue/${kv%%=*} to ${kv#*=}"
+		done ;;
+	esac
 	DEV[$name]=$path
 	HOW[$name]="$(dev_how "$name" "$size")${*:+ $*}"
 }
