@@ -2,9 +2,10 @@
 #
 # Under gdb (gdb -batch -x insn-trace.py): attaches to QEMU's gdb stub on
 # 127.0.0.1:$INSN_TRACE_PORT and, for each NAME=ADDR of $INSN_TRACE_FUNCS in
-# turn, stops at ADDR once per entry of OPS (a read, a write, a first write) and single-steps from
-# there until the call returns to its caller, writing every program counter
-# to $INSN_TRACE_FILE after a "CALL NAME N COUNT" line.
+# turn, stops at ADDR once per entry of OPS (a read, a write, a first
+# write) and single-steps from there until the call returns to its caller,
+# writing every program counter to $INSN_TRACE_FILE after a
+# "CALL NAME N COUNT" line.
 #
 # Under python3 (python3 insn-trace.py TRACE SYMS): the table: per call,
 # the total and the instructions in each function (SYMS: /proc/kallsyms).
