@@ -56,9 +56,9 @@ DEV_LABEL = {
 }
 COLORS = {"sbd-bio": "#d62728", "sbd-mq": "#ff9f40", "brd": "#1f77b4", "nullb-mem": "#2ca02c",
           "nullb-nomem": "#9a9a9a", "sbd-bio-tcp": "#9467bd", "sbd-bio-loop": "#e377c2"}
-# row -> (label, unit, short label for the chart); unit "s" is a time:
-# lower is better, and every ratio of it is turned round (other / sbd) so
-# that > 1 always means sbd is faster.
+# row -> (label, unit, short label for the chart); in a time ("s", and the
+# CPU times of LOWER) lower is better, and every ratio of it is turned round
+# (other / sbd) so that > 1 always means sbd is faster.
 FIO_ROWS = {
     "rr4k-psync-1j": ("4 KiB random read, psync, 1 job", "IOPS", "4k randread\\npsync 1 job"),
     "rr4k-psync-2j": ("4 KiB random read, psync, 2 jobs", "IOPS", "4k randread\\npsync 2 jobs"),
@@ -86,11 +86,22 @@ ROWS.update({
     "fs-fstrim": ("ext4: fstrim after the rm", "s", "ext4 fstrim\\n(1/time)"),
     "fs-rw4k-fsync": ("ext4: 4 KiB random writes, fsync=1, 16 files", "IOPS",
                       "ext4 4k randwrite\\nfsync=1 16 files"),
+    "fs-copy-cpu": ("ext4: copy in + sync, CPU time of tasks", "CPU s", None),
+    "fs-rm-cpu": ("ext4: rm -rf + sync, CPU time of tasks", "CPU s", None),
+    "fs-fstrim-cpu": ("ext4: fstrim, CPU time of tasks", "CPU s", None),
+    "fs-fsync-cpu": ("ext4: one fsync'd 4 KiB write, CPU time of tasks", "CPU µs", None),
 })
-FS_KV = {"fs-copy": "copy_s", "fs-rm": "rm_s", "fs-fstrim": "fstrim_s"}
+# Units where lower is better: every ratio of them is turned round.
+LOWER = ("s", "CPU s", "CPU µs")
+FS_KV = {"fs-copy": "copy_s", "fs-rm": "rm_s", "fs-fstrim": "fstrim_s",
+         "fs-copy-cpu": "copy_cpu_s", "fs-rm-cpu": "rm_cpu_s", "fs-fstrim-cpu": "fstrim_cpu_s"}
+# Rows that are information, not targets, and not in the chart: the fs steps'
+# CPU time (the guest's /proc/schedstat: time its CPUs ran tasks), which
+# leaves out the idle waits that spread the steps' seconds.
+INFO_ROWS = ["fs-copy-cpu", "fs-rm-cpu", "fs-fstrim-cpu", "fs-fsync-cpu"]
 POLL_ROWS = ["rr4k-poll-qd1", "rr4k-poll-qd32"]
 CSV_FIELDS = ["row", "device", "round", "iops", "MBps", "lat_mean_us", "runtime_ms", "seconds",
-              "ios", "polled", "disk_reads"]
+              "ios", "polled", "disk_reads", "cpu_us"]
 
 
 def run_dev(row, d):
@@ -149,6 +160,8 @@ def fmt_val(v, unit):
         return f"{v / 1000:.1f}k"
     if unit == "s":
         return f"{v:.2f}" if v < 10 else f"{v:.1f}"
+    if unit.startswith("CPU"):
+        return f"{v:.3f}"
     return f"{v:.0f}"
 
 
@@ -170,15 +183,15 @@ def ratio_of(x, y, unit):
     times (lower is better) turned round, so > 1 means x is faster."""
     if not x or not y:
         return None
-    if unit == "s":
+    if unit in LOWER:
         return (statistics.median(y) / statistics.median(x), min(y) / max(x), max(y) / min(x))
     return (statistics.median(x) / statistics.median(y), min(x) / max(y), max(x) / min(y))
 
 
-def fmt_ratio(r):
+def fmt_ratio(r, digits=2):
     if r is None:
         return "–"
-    return f"**{r[0]:.2f}** ({r[1]:.2f}–{r[2]:.2f})"
+    return f"**{r[0]:.{digits}f}** ({r[1]:.{digits}f}–{r[2]:.{digits}f})"
 
 
 def verdict(r, thr):
@@ -207,7 +220,8 @@ def read_previous(path):
         if row not in ROWS:
             continue
         unit = ROWS[row][1]
-        col = {"IOPS": "iops", "MB/s": "MBps", "s": "seconds"}[unit]
+        col = {"IOPS": "iops", "MB/s": "MBps", "s": "seconds", "CPU s": "seconds",
+               "CPU µs": "cpu_us"}[unit]
         if r.get(col):
             prev.setdefault(row, []).append(float(r[col]))
     return dev, prev
@@ -275,6 +289,12 @@ def main():
                     csv_rows.append({"row": row, "device": dev, "round": rnd, "iops": "",
                                      "MBps": "", "lat_mean_us": "", "runtime_ms": "",
                                      "seconds": v[key]})
+        elif kind == "kv" and name.startswith("fs-cpu."):
+            _, dev, rnd = name.split(".")
+            us = kv(data).get("fsync_write_cpu_us")
+            if us:
+                runs.setdefault(("fs-fsync-cpu", dev), []).append(float(us))
+                csv_rows.append({"row": "fs-fsync-cpu", "device": dev, "round": rnd, "cpu_us": us})
     with open(a.out + ".csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=CSV_FIELDS, restval="")
         w.writeheader()
@@ -370,7 +390,11 @@ def main():
           f"directories, {int(fstree.get('bytes', 0)) / 2**20:.0f} MiB; from the guest's /tmp "
           f"tmpfs) in, then `sync`; `rm -rf` it, then `sync`; `fstrim` the mount; then fio "
           f"`--rw=randwrite --bs=4k --ioengine=psync --fsync=1 --nrfiles=16 "
-          f"--size={fstree.get('fio_mib')}m --overwrite=1` (buffered, time_based) |")
+          f"--size={fstree.get('fio_mib')}m --overwrite=1` (buffered, time_based); each of "
+          f"the first three steps also as the CPU time its tasks used (the guest's "
+          f"/proc/schedstat, summed over CPUs: idle waits left out), and the CPU time of one "
+          f"fsync'd write: untimed runs of the same fio job, `--number_ios` 1000 (a warm-up), "
+          f"10000 and 50000, the last two's CPU time apart over the 40000 writes apart |")
     if "warm" in records:
         wm = kv(records["warm"][1])
         p(f"| RAM warm-up | before anything, the guest's free memory but 256 MiB ({wm.get('warm_mib')} "
@@ -495,7 +519,8 @@ def main():
         if row in POLL_ROWS:
             label += " — sbd mq, null_blk mem: their poll disks"
         cells = [label, unit] + [cell(row, run_dev(row, d)) for d in cols]
-        cells += [fmt_ratio(ratio(row, run_dev(row, s), run_dev(row, r))) for s, r in pairs]
+        cells += [fmt_ratio(ratio(row, run_dev(row, s), run_dev(row, r)),
+                            3 if row in INFO_ROWS else 2) for s, r in pairs]
         if prev and "sbd-mq" in cols:
             cells.append(fmt_ratio(ratio_of(runs.get((row, run_dev(row, "sbd-mq"))), prev.get(row),
                                             unit)))
@@ -700,7 +725,7 @@ def main():
           f"{f'{c[0]:.2f}' if c else '–'} |")
 
     for row in rows:
-        if row != "trim4k":
+        if row != "trim4k" and row not in INFO_ROWS:
             target("sbd bio >= 1.0 x brd on every row", row, "sbd-bio", "brd", 1.0)
     for d in SBD:
         target(f"{DEV_LABEL[d]} >= 1.0 x null_blk mem on trims", "trim4k", d, "nullb-mem", 1.0)
@@ -727,7 +752,7 @@ def main():
               f"{DEV_LABEL[d]} {fmt_mib(s)}, brd {fmt_mib(b)}: {100 * dv:+.2f}% | "
               f"{'yes' if ok else '**no**'} | – |")
     if prev and "sbd-mq" in cols:
-        for row in rows:
+        for row in (r for r in rows if r not in INFO_ROWS):
             r = ratio_of(runs.get((row, run_dev(row, "sbd-mq"))), prev.get(row), ROWS[row][1])
             if r:
                 pd = run_dev(row, prev_dev)
@@ -738,6 +763,7 @@ def main():
     p("")
     p("Not targets, information: sbd mq against brd (the table's \"sbd mq / brd\" column); "
       "the cache=1 trims; sbd against null_blk nomem"
+      + ("; the ext4 steps' CPU time" if any(r in INFO_ROWS for r in rows) else "")
       + ("; the polled rows' runs without polling (\"Polled I/O\")" if prows else "")
       + ("; the network path (" + ", ".join(DEV_LABEL[d] for d in ndevs) + " against sbd bio)"
          if ndevs else "") + "."
@@ -865,7 +891,7 @@ def main():
     refs_used = set()
     with open(a.out + ".dat", "w") as f:
         f.write("# row " + " ".join(f"{d}_med {d}_min {d}_max" for d in cols) + "\n")
-        for row in rows:
+        for row in (r for r in rows if r not in INFO_ROWS):
             refd = next((r for r in ("brd", "nullb-mem") + (("sbd-bio",) if ndevs else ())
                          if med(row, run_dev(row, r))), None)
             if refd is None:

@@ -931,14 +931,43 @@ fi
 
 # e. fs: ext4 on a fresh disk.
 now_ns() { date +%s%N; }
+# task_ns: how long the CPUs have run tasks (anything but the idle task) since
+# boot, in ns, summed over CPUs: /proc/schedstat's 7th figure per CPU. A
+# step's share of it leaves out the time no CPU had work, which under icount
+# is a jump to the next timer, not work; with one CPU it is the instructions
+# the step's tasks executed.
+task_ns() { awk '/^cpu/ { s += $8 } END { printf "%.0f\n", s }' /proc/schedstat; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'; }
 MKFS_OPTS="-q -F -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0"
 # The files fio writes in the fs rows: a quarter of the disk, at most 256 MiB.
 FS_FIO_MIB=$((SIZE_MIB / 4 < 256 ? SIZE_MIB / 4 : 256))
 
+# fsync_cpu_us: the CPU time of one fsync'd 4 KiB write on the mounted fs
+# rows' files, in microseconds: untimed fio runs of the fs row's job,
+# stopped after FS_CPU_IOS and 5 x FS_CPU_IOS writes, their tasks' CPU time
+# apart divided by the writes apart, so that fio's start and end (some
+# 300 M instructions) cancel. A short run before them warms what fio's
+# first start reads.
+FS_CPU_IOS=10000
+fsync_cpu_us() {
+	local n c0 c1 d=()
+	for n in 1000 $FS_CPU_IOS $((5 * FS_CPU_IOS)); do
+		c0=$(task_ns)
+		fio_json /tmp/bench-fio-cpu.json "fs-rw4k-fsync, $n writes" --name=fs-rw4k-fsync \
+			--directory=$MNT --nrfiles=16 --size=${FS_FIO_MIB}m --overwrite=1 \
+			--rw=randwrite --bs=4k --ioengine=psync --fsync=1 --number_ios="$n" \
+			--norandommap --randrepeat=0
+		c1=$(task_ns)
+		d+=($((c1 - c0)))
+	done
+	awk -v a="${d[1]}" -v b="${d[2]}" -v n=$((4 * FS_CPU_IOS)) \
+		'BEGIN { printf "%.3f\n", (b - a) / n / 1000 }'
+}
+
 # run_fs NAME ROUND
 run_fs() {
-	local name=$1 r=$2 path t0 t1 t2 t3 copy_s rm_s trim_s="" trim_err="" out=/tmp/bench-fio.json
+	local name=$1 r=$2 path t0 t1 t2 t3 c0 c1 c2 c3 copy_s rm_s trim_s="" trim_cpu_s=""
+	local trim_err="" out=/tmp/bench-fio.json
 	dev_fresh "$name"
 	path=${DEV[$name]}
 	# shellcheck disable=SC2086 # MKFS_OPTS is a list of words
@@ -948,16 +977,21 @@ run_fs() {
 	mount -t ext4 "$path" $MNT || die "cannot mount $name"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	c0=$(task_ns)
 	t0=$(now_ns)
 	cp -a $TREE $MNT/tree
 	sync
 	t1=$(now_ns)
+	c1=$(task_ns)
 	rm -rf $MNT/tree
 	sync
 	t2=$(now_ns)
+	c2=$(task_ns)
 	if fstrim $MNT 2>/tmp/bench-fstrim.err; then
 		t3=$(now_ns)
+		c3=$(task_ns)
 		trim_s=$(secs "$t2" "$t3")
+		trim_cpu_s=$(secs "$c2" "$c3")
 	else
 		trim_err=$(tr '\n' ' ' </tmp/bench-fstrim.err)
 	fi
@@ -968,6 +1002,9 @@ run_fs() {
 		echo "copy_s=$copy_s"
 		echo "rm_s=$rm_s"
 		echo "fstrim_s=$trim_s"
+		echo "copy_cpu_s=$(secs "$c0" "$c1")"
+		echo "rm_cpu_s=$(secs "$c1" "$c2")"
+		echo "fstrim_cpu_s=$trim_cpu_s"
 		echo "fstrim_error=$trim_err"
 		echo "sbd_pages_after=$(sbd_stat_of "$name" nr_pages)"
 	} | emit kv "fs.$name.$r"
@@ -976,6 +1013,7 @@ run_fs() {
 		--ioengine=psync --fsync=1 --time_based --runtime="$RUNTIME" --ramp_time="$RAMP" \
 		--norandommap --randrepeat=0 --group_reporting
 	emit json "fs-rw4k-fsync.$name.$r" <"$out"
+	echo "fsync_write_cpu_us=$(fsync_cpu_us)" | emit kv "fs-cpu.$name.$r"
 	umount $MNT
 }
 

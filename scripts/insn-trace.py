@@ -2,8 +2,8 @@
 #
 # Under gdb (gdb -batch -x insn-trace.py): attaches to QEMU's gdb stub on
 # 127.0.0.1:$INSN_TRACE_PORT and, for each NAME=ADDR of $INSN_TRACE_FUNCS in
-# turn, stops at ADDR once per entry of OPS (a read, a write, a first
-# write) and single-steps from there until the call returns to its caller,
+# turn, stops at ADDR once per entry of OPS (a read, a write, two first
+# writes) and single-steps from there until the call returns to its caller,
 # writing every program counter to $INSN_TRACE_FILE after a
 # "CALL NAME N COUNT" line.
 #
@@ -14,7 +14,7 @@ import collections
 import os
 import sys
 
-OPS = ("4 KiB read", "4 KiB write", "16 KiB new")
+OPS = ("4 KiB read", "4 KiB write", "4 KiB new", "16 KiB new")
 
 
 def trace():
