@@ -81,11 +81,13 @@ ROWS.update({
                "4k randtrim\\nwritten data"),
     "fill1m": ("first write of a fresh disk, 1 MiB sequential, psync", "MB/s",
                "fill fresh disk\\n1M seq write"),
+    "fs-mkfs": ("ext4: mkfs.ext4", "s", "ext4 mkfs\\n(1/time)"),
     "fs-copy": ("ext4: copy the tree in + sync", "s", "ext4 copy tree\\n+ sync (1/time)"),
     "fs-rm": ("ext4: rm -rf the tree + sync", "s", "ext4 rm -rf\\n+ sync (1/time)"),
     "fs-fstrim": ("ext4: fstrim after the rm", "s", "ext4 fstrim\\n(1/time)"),
     "fs-rw4k-fsync": ("ext4: 4 KiB random writes, fsync=1, 16 files", "IOPS",
                       "ext4 4k randwrite\\nfsync=1 16 files"),
+    "fs-mkfs-cpu": ("ext4: mkfs.ext4, CPU time of tasks", "CPU s", None),
     "fs-copy-cpu": ("ext4: copy in + sync, CPU time of tasks", "CPU s", None),
     "fs-rm-cpu": ("ext4: rm -rf + sync, CPU time of tasks", "CPU s", None),
     "fs-fstrim-cpu": ("ext4: fstrim, CPU time of tasks", "CPU s", None),
@@ -93,12 +95,13 @@ ROWS.update({
 })
 # Units where lower is better: every ratio of them is turned round.
 LOWER = ("s", "CPU s", "CPU µs")
-FS_KV = {"fs-copy": "copy_s", "fs-rm": "rm_s", "fs-fstrim": "fstrim_s",
-         "fs-copy-cpu": "copy_cpu_s", "fs-rm-cpu": "rm_cpu_s", "fs-fstrim-cpu": "fstrim_cpu_s"}
+FS_KV = {"fs-mkfs": "mkfs_s", "fs-copy": "copy_s", "fs-rm": "rm_s", "fs-fstrim": "fstrim_s",
+         "fs-mkfs-cpu": "mkfs_cpu_s", "fs-copy-cpu": "copy_cpu_s", "fs-rm-cpu": "rm_cpu_s",
+         "fs-fstrim-cpu": "fstrim_cpu_s"}
 # Rows that are information, not targets, and not in the chart: the fs steps'
 # CPU time (the guest's /proc/schedstat: time its CPUs ran tasks), which
 # leaves out the idle waits that spread the steps' seconds.
-INFO_ROWS = ["fs-copy-cpu", "fs-rm-cpu", "fs-fstrim-cpu", "fs-fsync-cpu"]
+INFO_ROWS = ["fs-mkfs-cpu", "fs-copy-cpu", "fs-rm-cpu", "fs-fstrim-cpu", "fs-fsync-cpu"]
 POLL_ROWS = ["rr4k-poll-qd1", "rr4k-poll-qd32"]
 CSV_FIELDS = ["row", "device", "round", "iops", "MBps", "lat_mean_us", "runtime_ms", "seconds",
               "ios", "polled", "disk_reads", "cpu_us"]
@@ -385,13 +388,13 @@ def main():
     if fstree.get("skipped"):
         p(f"| fs | skipped: {fstree['skipped']} |")
     elif fstree:
-        p(f"| fs | a freshly made disk, `{fstree.get('mkfs')}`, mounted with the defaults; timed: "
-          f"copy `{fstree.get('source')}` ({fstree.get('files')} files, {fstree.get('dirs')} "
+        p(f"| fs | a freshly made disk; timed: `{fstree.get('mkfs')}`; mounted with the defaults; "
+          f"timed: copy `{fstree.get('source')}` ({fstree.get('files')} files, {fstree.get('dirs')} "
           f"directories, {int(fstree.get('bytes', 0)) / 2**20:.0f} MiB; from the guest's /tmp "
           f"tmpfs) in, then `sync`; `rm -rf` it, then `sync`; `fstrim` the mount; then fio "
           f"`--rw=randwrite --bs=4k --ioengine=psync --fsync=1 --nrfiles=16 "
           f"--size={fstree.get('fio_mib')}m --overwrite=1` (buffered, time_based); each of "
-          f"the first three steps also as the CPU time its tasks used (the guest's "
+          f"mkfs and the next three steps also as the CPU time its tasks used (the guest's "
           f"/proc/schedstat, summed over CPUs: idle waits left out), and the CPU time of one "
           f"fsync'd write: untimed runs of the same fio job, `--number_ios` 1000 (a warm-up), "
           f"10000 and 50000, the last two's CPU time apart over the 40000 writes apart |")

@@ -967,12 +967,20 @@ fsync_cpu_us() {
 # run_fs NAME ROUND
 run_fs() {
 	local name=$1 r=$2 path t0 t1 t2 t3 c0 c1 c2 c3 copy_s rm_s trim_s="" trim_cpu_s=""
-	local trim_err="" out=/tmp/bench-fio.json
+	local trim_err="" out=/tmp/bench-fio.json tm cm
 	dev_fresh "$name"
 	path=${DEV[$name]}
+	# mkfs zeroes the journal and the inode tables with write-zeroes where
+	# the disk has it (sbd: the range becomes holes, no memory), else with
+	# writes of zeroes (brd: a page each); the first writes there, in the
+	# copy below, then allocate on sbd what brd allocated here.
+	cm=$(task_ns)
+	tm=$(now_ns)
 	# shellcheck disable=SC2086 # MKFS_OPTS is a list of words
 	mkfs.ext4 $MKFS_OPTS "$path" >/dev/null 2>/tmp/bench-mkfs.err ||
 		{ cat /tmp/bench-mkfs.err >&2; die "mkfs.ext4 on $name failed"; }
+	tm=$(secs "$tm" "$(now_ns)")
+	cm=$(secs "$cm" "$(task_ns)")
 	mkdir -p $MNT
 	mount -t ext4 "$path" $MNT || die "cannot mount $name"
 	sync
@@ -999,6 +1007,8 @@ run_fs() {
 	rm_s=$(secs "$t1" "$t2")
 	{
 		echo "name=$name"
+		echo "mkfs_s=$tm"
+		echo "mkfs_cpu_s=$cm"
 		echo "copy_s=$copy_s"
 		echo "rm_s=$rm_s"
 		echo "fstrim_s=$trim_s"
