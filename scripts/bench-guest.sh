@@ -28,9 +28,10 @@
 #           written whole (untimed), then fio trims every 4 KiB block once;
 #           also on sbd disks with cache=1 (made for the run, then removed);
 #        d. fill1m: a freshly made disk written whole, 1 MiB direct writes;
-#        e. fs: a freshly made disk, mkfs.ext4, mount; timed: copy a tree of
-#           small files in + sync, rm -rf it + sync, fstrim, then fio 4 KiB
-#           random writes with fsync=1 over 16 files;
+#        e. fs: a freshly made disk; timed, in seconds and in CPU time:
+#           mkfs.ext4, (mount,) copy a tree of small files in + sync, rm -rf
+#           it + sync, fstrim; then fio 4 KiB random writes with fsync=1
+#           over 16 files (IOPS), and the CPU time of one such write;
 #        f. crash: snapshot, crash image and restore of a 1 GiB sbd disk
 #           with 1, 64 and 512 MiB written since the snapshot.
 #
@@ -934,29 +935,67 @@ now_ns() { date +%s%N; }
 # task_ns: how long the CPUs have run tasks (anything but the idle task) since
 # boot, in ns, summed over CPUs: /proc/schedstat's 7th figure per CPU. A
 # step's share of it leaves out the time no CPU had work, which under icount
-# is a jump to the next timer, not work; with one CPU it is the instructions
-# the step's tasks executed.
+# is a jump to the next timer, not work; under icount with one CPU it is the
+# instructions the step's tasks executed.
 task_ns() { awk '/^cpu/ { s += $8 } END { printf "%.0f\n", s }' /proc/schedstat; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b - a) / 1e9 }'; }
 MKFS_OPTS="-q -F -b 4096 -E nodiscard,lazy_itable_init=0,lazy_journal_init=0"
 # The files fio writes in the fs rows: a quarter of the disk, at most 256 MiB.
 FS_FIO_MIB=$((SIZE_MIB / 4 < 256 ? SIZE_MIB / 4 : 256))
 
+# What step_time's own readings add to a step's CPU time: the first
+# task_ns process (counted when it exits) and the two now_ns ones. The
+# least of three tries; set by step_cost.
+STEP_COST=0
+step_cost() {
+	local i c0 c1 x min=
+	for i in 1 2 3; do
+		c0=$(task_ns)
+		x=$(now_ns)
+		x=$(now_ns)
+		c1=$(task_ns)
+		[ -n "$min" ] && [ $((c1 - c0)) -ge "$min" ] || min=$((c1 - c0))
+	done
+	STEP_COST=$min
+}
+
+# step_time CMD...: runs CMD, one timed step of the fs rows; sets STEP_S to
+# its seconds and STEP_CPU_S to the CPU time its tasks used (less
+# STEP_COST), in seconds. Returns CMD's status.
+step_time() {
+	local c0 t0 t1 c1 rc=0
+	c0=$(task_ns)
+	t0=$(now_ns)
+	"$@" || rc=$?
+	t1=$(now_ns)
+	c1=$(task_ns)
+	STEP_S=$(secs "$t0" "$t1")
+	STEP_CPU_S=$(awk -v a="$c0" -v b="$c1" -v k="$STEP_COST" \
+		'BEGIN { printf "%.6f\n", (b - a - k) / 1e9 }')
+	return $rc
+}
+
+fs_copy() { cp -a $TREE $MNT/tree && sync; }
+fs_rm() { rm -rf $MNT/tree && sync; }
+
 # fsync_cpu_us: the CPU time of one fsync'd 4 KiB write on the mounted fs
-# rows' files, in microseconds: untimed fio runs of the fs row's job,
-# stopped after FS_CPU_IOS and 5 x FS_CPU_IOS writes, their tasks' CPU time
-# apart divided by the writes apart, so that fio's start and end (some
-# 300 M instructions) cancel. A short run before them warms what fio's
-# first start reads.
+# rows' files, in microseconds: untimed runs of the fs row's fio job (its
+# files are in the page cache from the timed run, and stay there:
+# --invalidate=0), stopped after FS_CPU_IOS and 5 x FS_CPU_IOS writes
+# (--io_size lets them go on past --size), their tasks' CPU time apart
+# divided by the writes apart, so that fio's start and end (some 300 M
+# instructions) cancel. A short run before them warms what fio's first
+# start reads. Prints nothing when a run failed.
 FS_CPU_IOS=10000
 fsync_cpu_us() {
 	local n c0 c1 d=()
 	for n in 1000 $FS_CPU_IOS $((5 * FS_CPU_IOS)); do
 		c0=$(task_ns)
-		fio_json /tmp/bench-fio-cpu.json "fs-rw4k-fsync, $n writes" --name=fs-rw4k-fsync \
+		fio --output-format=json --output=/tmp/bench-fio-cpu.json --name=fs-rw4k-fsync \
 			--directory=$MNT --nrfiles=16 --size=${FS_FIO_MIB}m --overwrite=1 \
 			--rw=randwrite --bs=4k --ioengine=psync --fsync=1 --number_ios="$n" \
-			--norandommap --randrepeat=0
+			--io_size=$((8 * FS_CPU_IOS * 4))k --invalidate=0 \
+			--norandommap --randrepeat=0 >/dev/null 2>/tmp/bench-fio.err || return 1
 		c1=$(task_ns)
 		d+=($((c1 - c0)))
 	done
@@ -966,55 +1005,41 @@ fsync_cpu_us() {
 
 # run_fs NAME ROUND
 run_fs() {
-	local name=$1 r=$2 path t0 t1 t2 t3 c0 c1 c2 c3 copy_s rm_s trim_s="" trim_cpu_s=""
-	local trim_err="" out=/tmp/bench-fio.json tm cm
+	local name=$1 r=$2 path us out=/tmp/bench-fio.json
+	local mkfs_s mkfs_cpu copy_s copy_cpu rm_s rm_cpu trim_s="" trim_cpu="" trim_err=""
 	dev_fresh "$name"
 	path=${DEV[$name]}
 	# mkfs zeroes the journal and the inode tables with write-zeroes where
 	# the disk has it (sbd: the range becomes holes, no memory), else with
 	# writes of zeroes (brd: a page each); the first writes there, in the
 	# copy below, then allocate on sbd what brd allocated here.
-	cm=$(task_ns)
-	tm=$(now_ns)
 	# shellcheck disable=SC2086 # MKFS_OPTS is a list of words
-	mkfs.ext4 $MKFS_OPTS "$path" >/dev/null 2>/tmp/bench-mkfs.err ||
+	step_time mkfs.ext4 $MKFS_OPTS "$path" >/dev/null 2>/tmp/bench-mkfs.err ||
 		{ cat /tmp/bench-mkfs.err >&2; die "mkfs.ext4 on $name failed"; }
-	tm=$(secs "$tm" "$(now_ns)")
-	cm=$(secs "$cm" "$(task_ns)")
+	mkfs_s=$STEP_S mkfs_cpu=$STEP_CPU_S
 	mkdir -p $MNT
 	mount -t ext4 "$path" $MNT || die "cannot mount $name"
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	c0=$(task_ns)
-	t0=$(now_ns)
-	cp -a $TREE $MNT/tree
-	sync
-	t1=$(now_ns)
-	c1=$(task_ns)
-	rm -rf $MNT/tree
-	sync
-	t2=$(now_ns)
-	c2=$(task_ns)
-	if fstrim $MNT 2>/tmp/bench-fstrim.err; then
-		t3=$(now_ns)
-		c3=$(task_ns)
-		trim_s=$(secs "$t2" "$t3")
-		trim_cpu_s=$(secs "$c2" "$c3")
+	step_time fs_copy || die "copying the tree onto $name failed"
+	copy_s=$STEP_S copy_cpu=$STEP_CPU_S
+	step_time fs_rm || die "removing the tree from $name failed"
+	rm_s=$STEP_S rm_cpu=$STEP_CPU_S
+	if step_time fstrim $MNT 2>/tmp/bench-fstrim.err; then
+		trim_s=$STEP_S trim_cpu=$STEP_CPU_S
 	else
 		trim_err=$(tr '\n' ' ' </tmp/bench-fstrim.err)
 	fi
-	copy_s=$(secs "$t0" "$t1")
-	rm_s=$(secs "$t1" "$t2")
 	{
 		echo "name=$name"
-		echo "mkfs_s=$tm"
-		echo "mkfs_cpu_s=$cm"
+		echo "mkfs_s=$mkfs_s"
+		echo "mkfs_cpu_s=$mkfs_cpu"
 		echo "copy_s=$copy_s"
 		echo "rm_s=$rm_s"
 		echo "fstrim_s=$trim_s"
-		echo "copy_cpu_s=$(secs "$c0" "$c1")"
-		echo "rm_cpu_s=$(secs "$c1" "$c2")"
-		echo "fstrim_cpu_s=$trim_cpu_s"
+		echo "copy_cpu_s=$copy_cpu"
+		echo "rm_cpu_s=$rm_cpu"
+		echo "fstrim_cpu_s=$trim_cpu"
 		echo "fstrim_error=$trim_err"
 		echo "sbd_pages_after=$(sbd_stat_of "$name" nr_pages)"
 	} | emit kv "fs.$name.$r"
@@ -1023,7 +1048,8 @@ run_fs() {
 		--ioengine=psync --fsync=1 --time_based --runtime="$RUNTIME" --ramp_time="$RAMP" \
 		--norandommap --randrepeat=0 --group_reporting
 	emit json "fs-rw4k-fsync.$name.$r" <"$out"
-	echo "fsync_write_cpu_us=$(fsync_cpu_us)" | emit kv "fs-cpu.$name.$r"
+	us=$(fsync_cpu_us) || { cat /tmp/bench-fio.err >&2; die "fio: the fsync CPU runs on $name failed"; }
+	echo "fsync_write_cpu_us=$us" | emit kv "fs-cpu.$name.$r"
 	umount $MNT
 }
 
@@ -1055,6 +1081,7 @@ if has fs "$SPECIAL_ROWS"; then
 			echo "fio_mib=$FS_FIO_MIB"
 		} | emit kv fstree
 		phase_end fs_tree_copy
+		step_cost
 		for ((r = 1; r <= ROUNDS; r++)); do
 			read -ra order <<<"$(rotated "$r" "${alloc_devs[@]}")"
 			log "round $r/$ROUNDS: fs on ${order[*]}"

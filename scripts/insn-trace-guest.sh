@@ -3,9 +3,10 @@
 # brd, the first half of each written; the kernel's text symbols go to the
 # results channel; then, once gdb is attached, one 4 KiB O_DIRECT read and
 # one write at the same offset in the written half, and in the fresh half
-# (the allocation path) one 4 KiB write (one new page, what most of ext4's
-# writeback is) and one 16 KiB write (four new pages), on each disk, sbd
-# first.
+# (the allocation path) one 16 KiB write (four new pages and the xarray
+# nodes above them), then one 4 KiB write of a new page under the same
+# leaf node (no node to allocate: what most of ext4's writeback is), on
+# each disk, sbd first.
 set -eu
 modprobe -d "$SBD_MODDIR" configfs 2>/dev/null || true
 mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
@@ -30,8 +31,8 @@ sleep 15			# gdb attaches and sets its breakpoints
 for dev in "$sbd" /dev/ram0; do
 	dd if="$dev" of=/dev/null bs=4k count=1 skip=12345 iflag=direct status=none
 	dd if=/dev/zero of="$dev" bs=4k count=1 seek=12345 oflag=direct status=none
-	dd if=/dev/zero of="$dev" bs=4k count=1 seek=50000 oflag=direct status=none
 	dd if=/dev/zero of="$dev" bs=16k count=1 seek=12345 oflag=direct status=none
+	dd if=/dev/zero of="$dev" bs=4k count=1 seek=49390 oflag=direct status=none
 done
 echo 0 >$d/power
 rmdir $d

@@ -14,7 +14,7 @@ import collections
 import os
 import sys
 
-OPS = ("4 KiB read", "4 KiB write", "4 KiB new", "16 KiB new")
+OPS = ("4 KiB read", "4 KiB write", "16 KiB new", "4 KiB new")
 
 
 def trace():
