@@ -32,6 +32,7 @@ needs=(
 	nvme:nvme-cli
 	mdadm:mdadm
 	gdb:gdb
+	shellcheck:shellcheck
 )
 
 missing=()

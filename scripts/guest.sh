@@ -370,7 +370,7 @@ QEMU=(qemu-system-x86_64 -accel tcg -nographic -no-reboot
 	-kernel "$LDIR/vmlinuz" -initrd "$LDIR/initramfs.cpio.gz"
 	-append "console=ttyS0 panic=-1 quiet loglevel=5 ${KAPPEND:+$KAPPEND }sbdjob=$JOB sbdid=$NONCE sbdhost=sbd-${LINE//./-}${SHARES:+ sbdshares=$(IFS=,; echo "${SHARES[*]}")}"
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap)
-((ICOUNT)) && QEMU+=(-icount shift=0,sleep=off)
+((ICOUNT)) && QEMU+=(-icount 'shift=0,sleep=off')
 [[ -z $GDB_PORT ]] || QEMU+=(-gdb "tcp:127.0.0.1:$GDB_PORT")
 if [[ -z $NET ]]; then
 	QEMU+=(-nic none)

@@ -24,7 +24,7 @@ done
 grep -iE ' t ' /proc/kallsyms >"$SBD_RESULTS"
 # In the order the I/O below comes: gdb waits for each in turn.
 for f in sbd_submit_bio brd_submit_bio; do
-	grep -E " $f[[:space:]]" /proc/kallsyms | sed 's/^/INSN-TRACE-ADDR /'
+	grep -E " ${f}[[:space:]]" /proc/kallsyms | sed 's/^/INSN-TRACE-ADDR /'
 done
 echo INSN-TRACE-READY
 sleep 15			# gdb attaches and sets its breakpoints
