@@ -931,7 +931,48 @@ if has fill1m "$SPECIAL_ROWS"; then
 fi
 
 # e. fs: ext4 on a fresh disk.
-now_ns() { date +%s%N; }
+
+# The timed steps' tools (and date, for their clocks) run from a copy in
+# tmpfs: the binaries, the libraries ldd names and the loader, started with
+# --inhibit-cache. From the host's root over 9p every exec opens, walks and
+# closes files there, and a vCPU that waits for a 9p reply is idle, which
+# under icount jumps the clock to the next timer tick: about 100 such waits
+# in a copy step, up to 0.4 s of nothing, more than the disks' difference.
+BIN=/tmp/bench-bin
+BIN_LD=
+local_tools() {
+	local t p l
+	[ -z "$BIN_LD" ] || return 0
+	rm -rf $BIN
+	mkdir -p $BIN
+	for t in date cp rm sync fstrim mkfs.ext4; do
+		p=$(command -v $t) || continue
+		cp "$p" $BIN/ || die "cannot copy $p into $BIN"
+		for l in $(ldd "$p" | grep -o '/[^ ]*'); do
+			cp -L "$l" $BIN/ || die "cannot copy $l into $BIN"
+			case $l in */ld-linux*) BIN_LD=$BIN/${l##*/} ;; esac
+		done
+	done
+	[ -n "$BIN_LD" ] || die "ldd names no loader"
+	if [ -f /etc/mke2fs.conf ]; then
+		cp /etc/mke2fs.conf $BIN/
+	else
+		: >$BIN/mke2fs.conf
+	fi
+}
+# local_run TOOL ARGS...: TOOL from the tmpfs copy, once local_tools ran
+# (else, or for a tool this system lacks, as it is).
+local_run() {
+	local t=$1
+	shift
+	if [ -z "$BIN_LD" ] || [ ! -x "$BIN/$t" ]; then
+		"$t" "$@"
+		return
+	fi
+	LC_ALL=C MKE2FS_CONFIG=$BIN/mke2fs.conf \
+		"$BIN_LD" --inhibit-cache --library-path $BIN "$BIN/$t" "$@"
+}
+now_ns() { local_run date +%s%N; }
 # task_ns: how long the CPUs have run tasks (anything but the idle task) since
 # boot, in ns, summed over CPUs: /proc/schedstat's 7th figure per CPU. A
 # step's share of it leaves out the time no CPU had work, which under icount
@@ -975,8 +1016,8 @@ step_time() {
 	return $rc
 }
 
-fs_copy() { cp -a $TREE $MNT/tree && sync; }
-fs_rm() { rm -rf $MNT/tree && sync; }
+fs_copy() { local_run cp -a $TREE $MNT/tree && local_run sync; }
+fs_rm() { local_run rm -rf $MNT/tree && local_run sync; }
 
 # fsync_cpu_us: the CPU time of one fsync'd 4 KiB write on the mounted fs
 # rows' files, in microseconds: untimed runs of the fs row's fio job (its
@@ -1014,7 +1055,7 @@ run_fs() {
 	# writes of zeroes (brd: a page each); the first writes there, in the
 	# copy below, then allocate on sbd what brd allocated here.
 	# shellcheck disable=SC2086 # MKFS_OPTS is a list of words
-	step_time mkfs.ext4 $MKFS_OPTS "$path" >/dev/null 2>/tmp/bench-mkfs.err ||
+	step_time local_run mkfs.ext4 $MKFS_OPTS "$path" >/dev/null 2>/tmp/bench-mkfs.err ||
 		{ cat /tmp/bench-mkfs.err >&2; die "mkfs.ext4 on $name failed"; }
 	mkfs_s=$STEP_S mkfs_cpu=$STEP_CPU_S
 	mkdir -p $MNT
@@ -1025,7 +1066,7 @@ run_fs() {
 	copy_s=$STEP_S copy_cpu=$STEP_CPU_S
 	step_time fs_rm || die "removing the tree from $name failed"
 	rm_s=$STEP_S rm_cpu=$STEP_CPU_S
-	if step_time fstrim $MNT 2>/tmp/bench-fstrim.err; then
+	if step_time local_run fstrim $MNT 2>/tmp/bench-fstrim.err; then
 		trim_s=$STEP_S trim_cpu=$STEP_CPU_S
 	else
 		trim_err=$(tr '\n' ' ' </tmp/bench-fstrim.err)
@@ -1081,6 +1122,7 @@ if has fs "$SPECIAL_ROWS"; then
 			echo "fio_mib=$FS_FIO_MIB"
 		} | emit kv fstree
 		phase_end fs_tree_copy
+		local_tools
 		step_cost
 		for ((r = 1; r <= ROUNDS; r++)); do
 			read -ra order <<<"$(rotated "$r" "${alloc_devs[@]}")"
@@ -1149,6 +1191,7 @@ run_crash() {
 }
 
 if has crash "$SPECIAL_ROWS"; then
+	local_tools
 	for ((r = 1; r <= ROUNDS; r++)); do
 		for mib in $CRASH_MIBS; do
 			log "round $r/$ROUNDS: crash, $mib MiB written since the snapshot"
