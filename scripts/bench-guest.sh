@@ -32,6 +32,7 @@
 #           mkfs.ext4, (mount,) copy a tree of small files in + sync, rm -rf
 #           it + sync, fstrim; then fio 4 KiB random writes with fsync=1
 #           over 16 files (IOPS), and the CPU time of one such write;
+#           the timed tools run from a copy in tmpfs, not over 9p;
 #        f. crash: snapshot, crash image and restore of a 1 GiB sbd disk
 #           with 1, 64 and 512 MiB written since the snapshot.
 #
