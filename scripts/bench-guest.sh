@@ -941,6 +941,7 @@ fi
 # in a copy step, up to 0.4 s of nothing, more than the disks' difference.
 BIN=/tmp/bench-bin
 BIN_LD=
+BIN_CONF=/etc/mke2fs.conf
 local_tools() {
 	local t p l
 	[ -z "$BIN_LD" ] || return 0
@@ -955,10 +956,12 @@ local_tools() {
 		done
 	done
 	[ -n "$BIN_LD" ] || die "ldd names no loader"
+	# Without one mke2fs uses its built-in defaults, so BIN_CONF stays at
+	# the path it reads by default (an empty file would instead be a
+	# profile with no file system types).
 	if [ -f /etc/mke2fs.conf ]; then
 		cp /etc/mke2fs.conf $BIN/
-	else
-		: >$BIN/mke2fs.conf
+		BIN_CONF=$BIN/mke2fs.conf
 	fi
 }
 # local_run TOOL ARGS...: TOOL from the tmpfs copy, once local_tools ran
@@ -970,7 +973,7 @@ local_run() {
 		"$t" "$@"
 		return
 	fi
-	LC_ALL=C MKE2FS_CONFIG=$BIN/mke2fs.conf \
+	LC_ALL=C MKE2FS_CONFIG=$BIN_CONF \
 		"$BIN_LD" --inhibit-cache --library-path $BIN "$BIN/$t" "$@"
 }
 now_ns() { local_run date +%s%N; }
